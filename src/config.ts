@@ -1,0 +1,203 @@
+/**
+ * The only reader of the environment. Every setting is listed here with its default; `loadConfig` checks
+ * them all and reports one clear line per bad value, so an operator fixes everything in one go.
+ *
+ * Bun loads `.env` (and `.env.local`, `.env.$NODE_ENV`) from the working folder before this runs, so a
+ * `.env` file works for `bun src/main.ts`, `npm start` and the compiled binary alike.
+ */
+import { cpus } from "node:os";
+import { join } from "node:path";
+
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+export type LlmProviderName = "local" | "openai";
+export type TtsProviderName = "local" | "openai";
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databasePath: string;
+  env: string;
+  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  secretKey: string | null;
+  logLevel: LogLevel;
+  /** Largest HTTP body accepted, bytes. */
+  bodyLimit: number;
+  /** Failed logins allowed per client address and per key in one window. */
+  loginFailuresPerMinute: number;
+  tokenTtlSeconds: number;
+  clockToleranceSeconds: number;
+  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  trustProxy: boolean;
+
+  // websocket limits (PROTOCOL.md section 4)
+  wsAuthTimeoutMs: number;
+  wsMaxMessageBytes: number;
+  wsMessagesPerMinute: number;
+  wsMaxInteractChars: number;
+  wsMaxSocketsPerPlayer: number;
+  wsMaxSockets: number;
+  /** Bytes queued for a client that does not read before the socket is closed. */
+  wsBackpressureLimit: number;
+
+  // language model
+  llmProvider: LlmProviderName;
+  llmBaseUrl: string;
+  llmApiKey: string;
+  llmModel: string;
+  llmFirstTokenTimeoutMs: number;
+  llmStallTimeoutMs: number;
+  localTokensPerSecond: number;
+  /** Characters of past conversation given to the model. */
+  historyBudgetChars: number;
+  retentionDays: number;
+  retentionSweepMs: number;
+
+  // speech
+  ttsProvider: TtsProviderName;
+  ttsBaseUrl: string;
+  ttsApiKey: string;
+  ttsModel: string;
+  ttsWorkers: number;
+  ttsTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid settings:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads every HOOT_* setting from `env`, applies defaults, and throws one ConfigError listing every bad value.
+ * @example const config = loadConfig(process.env)
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new Reader(env, problems);
+
+  const dataDir = read.string("HOOT_DATA_DIR", "./data");
+  const envLabel = read.string("HOOT_ENV", "dev");
+  if (!/^[a-z][a-z0-9]{0,15}$/.test(envLabel)) {
+    problems.push(`HOOT_ENV must be a lowercase label of letters and digits (dev, staging, production), got "${envLabel}"`);
+  }
+  const secretKey = env.HOOT_SECRET_KEY?.trim() || null;
+  if (secretKey !== null) {
+    const bytes = decodeBase64(secretKey);
+    if (!bytes || bytes.length < 32) problems.push("HOOT_SECRET_KEY must be base64 of at least 32 bytes (try: openssl rand -base64 32)");
+  } else if (isProductionLabel(envLabel)) {
+    problems.push(`HOOT_SECRET_KEY is required when HOOT_ENV is "${envLabel}"`);
+  }
+
+  const config: Config = {
+    host: read.string("HOOT_HOST", "127.0.0.1"),
+    port: read.int("HOOT_PORT", 8080, 0, 65535),
+    dataDir,
+    databasePath: read.string("HOOT_DATABASE", join(dataDir, "hoot.db")),
+    env: envLabel,
+    secretKey,
+    logLevel: read.oneOf("HOOT_LOG_LEVEL", "info", ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const),
+    bodyLimit: read.int("HOOT_BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+    loginFailuresPerMinute: read.int("HOOT_LOGIN_FAILURES_PER_MINUTE", 10, 1, 100000),
+    tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS", 3600, 10, 86400),
+    clockToleranceSeconds: read.int("HOOT_CLOCK_TOLERANCE_SECONDS", 30, 0, 300),
+    trustProxy: read.bool("HOOT_TRUST_PROXY", false),
+
+    wsAuthTimeoutMs: read.int("HOOT_WS_AUTH_TIMEOUT_MS", 10_000, 10, 600_000),
+    wsMaxMessageBytes: read.int("HOOT_WS_MAX_MESSAGE_BYTES", 64 * 1024, 256, 16 * 1024 * 1024),
+    wsMessagesPerMinute: read.int("HOOT_WS_MESSAGES_PER_MINUTE", 120, 1, 1_000_000),
+    wsMaxInteractChars: read.int("HOOT_WS_MAX_INTERACT_CHARS", 4000, 1, 1_000_000),
+    wsMaxSocketsPerPlayer: read.int("HOOT_WS_MAX_SOCKETS_PER_PLAYER", 5, 1, 10_000),
+    wsMaxSockets: read.int("HOOT_WS_MAX_SOCKETS", 20_000, 1, 1_000_000),
+    wsBackpressureLimit: read.int("HOOT_WS_BACKPRESSURE_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+
+    llmProvider: read.oneOf("HOOT_LLM_PROVIDER", "local", ["local", "openai"] as const),
+    llmBaseUrl: read.string("HOOT_LLM_BASE_URL", "https://api.openai.com/v1"),
+    llmApiKey: read.string("HOOT_LLM_API_KEY", ""),
+    llmModel: read.string("HOOT_LLM_MODEL", "gpt-4o-mini"),
+    llmFirstTokenTimeoutMs: read.int("HOOT_LLM_FIRST_TOKEN_TIMEOUT_MS", 15_000, 10, 600_000),
+    llmStallTimeoutMs: read.int("HOOT_LLM_STALL_TIMEOUT_MS", 10_000, 10, 600_000),
+    localTokensPerSecond: read.int("HOOT_LOCAL_TOKENS_PER_SECOND", 30, 0, 100_000),
+    historyBudgetChars: read.int("HOOT_HISTORY_BUDGET_CHARS", 6000, 0, 1_000_000),
+    retentionDays: read.int("HOOT_RETENTION_DAYS", 30, 1, 36500),
+    retentionSweepMs: read.int("HOOT_RETENTION_SWEEP_MS", 3_600_000, 100, 86_400_000),
+
+    ttsProvider: read.oneOf("HOOT_TTS_PROVIDER", "local", ["local", "openai"] as const),
+    ttsBaseUrl: read.string("HOOT_TTS_BASE_URL", "https://api.openai.com/v1"),
+    ttsApiKey: read.string("HOOT_TTS_API_KEY", ""),
+    ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
+    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
+    ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+  };
+  if (config.llmProvider === "openai") {
+    if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
+  }
+  if (config.ttsProvider === "openai") {
+    if (!/^https?:\/\//.test(config.ttsBaseUrl)) problems.push("HOOT_TTS_BASE_URL must be an http(s) URL");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Environment labels that must never run on a generated secret. */
+export function isProductionLabel(label: string): boolean {
+  return label === "production" || label === "prod" || label === "live";
+}
+
+function decodeBase64(value: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return null;
+  try {
+    return Uint8Array.from(Buffer.from(value, "base64"));
+  } catch {
+    return null;
+  }
+}
+
+class Reader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return n;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(value)) return true;
+    if (["0", "false", "no", "off"].includes(value)) return false;
+    this.problems.push(`${name} must be true or false, got "${value}"`);
+    return fallback;
+  }
+
+  oneOf<const T extends readonly string[]>(name: string, fallback: T[number], allowed: T): T[number] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!allowed.includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+      return fallback;
+    }
+    return value as T[number];
+  }
+}
