@@ -1,0 +1,51 @@
+/**
+ * createApp(deps): the Elysia application with every feature registered. No environment reads and no I/O
+ * of its own; main.ts and the tests build `deps` and call listen.
+ */
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import type { Deps } from "./deps.ts";
+import { httpPlugin, type Lifecycle } from "./http/plugin.ts";
+import { loginRoutes } from "./auth/login/index.ts";
+import { usersRoutes } from "./users/index.ts";
+import { playersRoutes } from "./players/index.ts";
+import { serviceAccountsRoutes } from "./service-accounts/index.ts";
+import { systemRoutes } from "./system/index.ts";
+
+export interface AppOptions {
+  lifecycle?: Lifecycle;
+  /** Extra plugins (the interact websocket) registered after the HTTP features. */
+  plugins?: Elysia[];
+}
+
+/** The hoot HTTP application. */
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const lifecycle = options.lifecycle ?? { draining: false };
+  let app = new Elysia({
+    normalize: false,
+    serve: { maxRequestBodySize: deps.config.bodyLimit + 1024 },
+  })
+    .use(httpPlugin(deps, lifecycle))
+    .use(
+      openapi({
+        provider: null,
+        specPath: "/api/openapi.json",
+        path: "/docs/openapi",
+        exclude: { paths: ["/docs", "/docs/:file", "/metrics", "/interact"] },
+        documentation: {
+          info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. See /docs." },
+          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+          security: [{ bearer: [] }],
+        },
+      }),
+    )
+    .use(systemRoutes(deps, lifecycle))
+    .use(loginRoutes(deps))
+    .use(usersRoutes(deps))
+    .use(playersRoutes(deps))
+    .use(serviceAccountsRoutes(deps));
+  for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,78 @@
+/**
+ * "Who is calling": resolves an Authorization bearer value (an access token, or a developer API key used
+ * directly, which PROTOCOL.md allows for creating players) to a Caller. Every token use re-reads the version
+ * of the credential that minted it, which is what makes rotation, deletion and reset take effect at once.
+ */
+import { InvalidRequest } from "../errors.ts";
+import type { Db } from "../db/client.ts";
+import { listTeamsOfUser } from "../teams/repo.ts";
+import { prepareUserVersion } from "../users/repo.ts";
+import { prepareServiceAccountVersion } from "../service-accounts/repo.ts";
+import { preparePlayerVersion } from "../players/repo.ts";
+import type { CredentialStore } from "./credentials.ts";
+import type { TokenClaims, TokenService } from "./tokens.ts";
+
+export type Caller =
+  | { kind: "developer"; userId: number; teamId: number }
+  | { kind: "service"; serviceAccountId: number; teamId: number }
+  | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number };
+
+export interface CallerResolver {
+  /** The caller behind a bearer value, or null (401). */
+  fromBearer(value: string): Promise<Caller | null>;
+  /** The caller behind an access token whose credential is still current, or null. */
+  fromToken(token: string): Promise<Caller | null>;
+}
+
+/** A resolver reading credential versions with prepared statements. */
+export function createCallerResolver(db: Db, tokens: TokenService, credentials: CredentialStore): CallerResolver {
+  const userVersion = prepareUserVersion(db);
+  const saVersion = prepareServiceAccountVersion(db);
+  const playerVersion = preparePlayerVersion(db);
+
+  const current = (claims: TokenClaims): Caller | null => {
+    const id = Number(claims.sub);
+    switch (claims.typ) {
+      case "developer": {
+        const row = userVersion.get({ id });
+        return row?.version === claims.ver ? { kind: "developer", userId: id, teamId: claims.tid } : null;
+      }
+      case "service": {
+        const row = saVersion.get({ id });
+        const ok = row?.version === claims.ver && row.playerCreate && row.teamId === claims.tid;
+        return ok ? { kind: "service", serviceAccountId: id, teamId: claims.tid } : null;
+      }
+      case "player": {
+        if (claims.sa === undefined) return null;
+        const row = playerVersion.get({ id });
+        if (row?.version !== claims.ver || row.teamId !== claims.tid) return null;
+        // The service account that logged the player in must still exist.
+        if (saVersion.get({ id: claims.sa })?.teamId !== claims.tid) return null;
+        return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
+      }
+    }
+  };
+
+  const fromToken = async (token: string) => {
+    const claims = await tokens.verify(token);
+    return claims ? current(claims) : null;
+  };
+
+  return {
+    fromToken,
+    async fromBearer(value) {
+      if (!value.startsWith("hoot_")) return fromToken(value);
+      const user = credentials.developer(value);
+      if (!user) return null;
+      const teams = listTeamsOfUser(db, user.id);
+      if (teams.length === 0) return null;
+      if (teams.length > 1) {
+        throw new InvalidRequest(
+          "This developer key belongs to several teams; log in with team_name and use the access token instead.",
+          "team_name_required",
+        );
+      }
+      return { kind: "developer", userId: user.id, teamId: teams[0]!.id };
+    },
+  };
+}

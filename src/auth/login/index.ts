@@ -1,0 +1,30 @@
+/** Route: POST /api/auth/login in its three forms (developer key, playerCreate service key, service key + federated id). */
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { LoginBody, LoginResponse } from "./model.ts";
+import { login } from "./service.ts";
+
+/** The login controller. */
+export function loginRoutes(deps: Deps) {
+  return new Elysia({ name: "login", detail: { tags: ["Authentication"] } }).post(
+    "/api/auth/login",
+    ({ body, request, server }) => login(deps, body, clientAddress(request, server, deps.config.trustProxy)),
+    {
+      body: LoginBody,
+      response: LoginResponse,
+      detail: {
+        summary: "Exchange a key for an access token",
+        description:
+          "Developer key (+ team_name when in several teams) -> developer token; playerCreate service key -> service token; service key + federated_id -> player token. Tokens last expires_in seconds.",
+      },
+    },
+  );
+}
+
+function clientAddress(request: Request, server: { requestIP(r: Request): { address: string } | null } | null, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return server?.requestIP(request)?.address ?? "unknown";
+}

@@ -1,0 +1,73 @@
+/**
+ * Login: exchanges a developer key, a playerCreate service key, or a service key plus federated id for an
+ * access token. Rules: refuse early when the client address or the key is over its failure limit; every
+ * failure answers the same 401 whatever the cause, is counted, and is logged by reason without the secret;
+ * a developer in several teams must name one.
+ */
+import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
+import type { Deps } from "../../deps.ts";
+import { findTeamByName, isMember, listTeamsOfUser } from "../../teams/repo.ts";
+import type { LoginBody, LoginResponse } from "./model.ts";
+
+type LoginDeps = Pick<Deps, "db" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
+
+/** Issues the token for `body`; `client` is the caller's address (for limiting). */
+export async function login(deps: LoginDeps, body: LoginBody, client: string): Promise<LoginResponse> {
+  const keyBucket = `key:${deps.secrets.lookupHash(body.api_key)}`;
+  const wait = Math.max(deps.loginLimiter.retryAfter(`ip:${client}`), deps.loginLimiter.retryAfter(keyBucket));
+  if (wait > 0) {
+    deps.metrics.authFailures.inc({ reason: "rate_limited" });
+    deps.logger.warn({ event: "login_rate_limited", client }, "login refused: too many failures");
+    throw new TooManyRequests(wait);
+  }
+  try {
+    const issued = await issue(deps, body);
+    return { access_token: issued.token, expires_in: issued.expiresIn, token_type: "Bearer" };
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
+      deps.loginLimiter.recordFailure(`ip:${client}`);
+      deps.loginLimiter.recordFailure(keyBucket);
+      deps.metrics.authFailures.inc({ reason: error.code });
+      deps.logger.warn({ event: "login_failed", code: error.code, client, form: body.federated_id ? "player" : "key" }, "login failed");
+    }
+    throw error;
+  }
+}
+
+async function issue(deps: LoginDeps, body: LoginBody) {
+  const kind = deps.credentials.kindOf(body.api_key);
+  if (kind === "dk") {
+    if (body.federated_id !== undefined) throw new InvalidRequest("federated_id goes with a service account key, not a developer key.");
+    const user = deps.credentials.developer(body.api_key);
+    if (!user) throw new Unauthorized();
+    const teamId = developerTeam(deps, user.id, body.team_name);
+    return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.keyVersion });
+  }
+  if (kind === "sk") {
+    const sa = deps.credentials.serviceAccount(body.api_key);
+    if (!sa) throw new Unauthorized();
+    if (body.team_name !== undefined && findTeamByName(deps.db, body.team_name)?.id !== sa.teamId) throw new Unauthorized();
+    if (body.federated_id === undefined) {
+      if (!sa.playerCreate) {
+        throw new Forbidden("This service account key may only log players in; give it the playerCreate permission to get a service token.");
+      }
+      return deps.tokens.issue({ typ: "service", sub: String(sa.id), tid: sa.teamId, ver: sa.version });
+    }
+    const player = deps.credentials.player(body.federated_id);
+    if (!player || player.teamId !== sa.teamId) throw new Unauthorized();
+    return deps.tokens.issue({ typ: "player", sub: String(player.id), tid: player.teamId, ver: player.version, sa: sa.id });
+  }
+  throw new Unauthorized();
+}
+
+function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): number {
+  if (teamName !== undefined) {
+    const team = findTeamByName(deps.db, teamName);
+    if (!team || !isMember(deps.db, userId, team.id)) throw new Unauthorized();
+    return team.id;
+  }
+  const teams = listTeamsOfUser(deps.db, userId);
+  if (teams.length === 1) return teams[0]!.id;
+  if (teams.length === 0) throw new Forbidden("This developer belongs to no team yet.", "no_team");
+  throw new InvalidRequest("This developer belongs to several teams; say which with team_name.", "team_name_required");
+}

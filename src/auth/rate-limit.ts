@@ -1,0 +1,34 @@
+/**
+ * Failed-login limiter: at most `limit` failures per key (client address, or the key's lookup hash) in a
+ * fixed one-minute window; past it every attempt is refused until the window ends, even with a good key,
+ * so guessing cannot go on in parallel with a valid login.
+ */
+export interface FailureLimiter {
+  /** Seconds until `key` may try again, or 0. */
+  retryAfter(key: string, now?: number): number;
+  recordFailure(key: string, now?: number): void;
+}
+
+/** A limiter allowing `limit` failures per `windowMs` per key; memory stays bounded by pruning old windows. */
+export function createFailureLimiter(limit: number, windowMs = 60_000, maxKeys = 100_000): FailureLimiter {
+  const windows = new Map<string, { start: number; failures: number }>();
+  const prune = (now: number) => {
+    for (const [key, w] of windows) if (now - w.start >= windowMs) windows.delete(key);
+  };
+  return {
+    retryAfter(key, now = Date.now()) {
+      const w = windows.get(key);
+      if (!w || now - w.start >= windowMs || w.failures < limit) return 0;
+      return (w.start + windowMs - now) / 1000;
+    },
+    recordFailure(key, now = Date.now()) {
+      const w = windows.get(key);
+      if (!w || now - w.start >= windowMs) {
+        if (windows.size >= maxKeys) prune(now);
+        windows.set(key, { start: now, failures: 1 });
+      } else {
+        w.failures++;
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Access tokens. Data model: an HS256 JWT whose claims name the credential that minted it and that
+ * credential's version:
+ *   typ  "developer" | "service" | "player"
+ *   sub  user id (developer), service account id (service), player id (player)
+ *   tid  team id the token acts for
+ *   ver  version of the minting credential (user key, service account, player federated id)
+ *   sa   (player tokens) id of the service account whose key logged the player in
+ * Rules: only HS256 is accepted (no `none`, no HS512: algorithm confusion); `exp` is required; the claims
+ * must match the schema exactly; the caller then checks `ver` against the database on every use, which
+ * is what makes revocation immediate.
+ */
+import { jwt } from "@elysiajs/jwt";
+import { Type, type Static } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+
+export const TokenClaims = Type.Object({
+  typ: Type.Union([Type.Literal("developer"), Type.Literal("service"), Type.Literal("player")]),
+  sub: Type.String({ pattern: "^[0-9]{1,15}$" }),
+  tid: Type.Integer({ minimum: 1 }),
+  ver: Type.Integer({ minimum: 1 }),
+  sa: Type.Optional(Type.Integer({ minimum: 1 })),
+  exp: Type.Number(),
+  iat: Type.Optional(Type.Number()),
+  jti: Type.Optional(Type.String()),
+});
+export type TokenClaims = Static<typeof TokenClaims>;
+export type TokenType = TokenClaims["typ"];
+
+const checkClaims = TypeCompiler.Compile(TokenClaims);
+
+export interface TokenService {
+  /** Signs a token for `claims` valid `ttlSeconds` from now. */
+  issue(claims: Omit<TokenClaims, "exp" | "iat" | "jti">): Promise<{ token: string; expiresIn: number }>;
+  /** The claims of a genuine, unexpired HS256 token, else null. */
+  verify(token: string): Promise<TokenClaims | null>;
+}
+
+/** Builds the signer/verifier on the `@elysiajs/jwt` plugin, pinning what the plugin leaves open. */
+export function createTokenService(key: Uint8Array, ttlSeconds: number, clockToleranceSeconds: number): TokenService {
+  const signer = jwt({ name: "jwt", secret: key, alg: "HS256" }).decorator.jwt;
+  return {
+    async issue(claims) {
+      const now = Math.floor(Date.now() / 1000);
+      const token = await signer.sign({ ...claims, exp: now + ttlSeconds, jti: crypto.randomUUID() });
+      return { token, expiresIn: ttlSeconds };
+    },
+    async verify(token) {
+      if (token.length > 4096) return null;
+      const payload = await signer.verify(token, {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp", "typ", "sub", "tid", "ver"],
+        clockTolerance: clockToleranceSeconds,
+      });
+      if (!payload || !checkClaims.Check(payload)) return null;
+      return payload;
+    },
+  };
+}

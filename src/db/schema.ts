@@ -1,0 +1,97 @@
+/**
+ * The whole data model. Secrets the API must show again (developer keys, playerCreate service keys,
+ * federated ids) are stored only as AES-256-GCM ciphertext plus an HMAC-SHA256 "lookup hash", so a copied
+ * database file alone yields no usable credential. `*_version` columns are stamped into every token a
+ * credential mints; bumping one ends those tokens at once.
+ */
+import { sql } from "drizzle-orm";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "number" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const teams = sqliteTable("teams", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  apiKeyEnc: blob("api_key_enc", { mode: "buffer" }).notNull(),
+  apiKeyHash: text("api_key_hash").notNull().unique(),
+  keyVersion: integer("key_version").notNull().default(1),
+  createdAt: createdAt(),
+});
+
+export const teamMembers = sqliteTable(
+  "team_members",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.teamId, table.userId] }), index("team_members_user").on(table.userId)],
+);
+
+export const serviceAccounts = sqliteTable(
+  "service_accounts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    playerCreate: integer("player_create", { mode: "boolean" }).notNull().default(false),
+    keyEnc: blob("key_enc", { mode: "buffer" }).notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("service_accounts_team_name").on(table.teamId, table.name)],
+);
+
+export const players = sqliteTable(
+  "players",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    externalId: text("external_id").notNull(),
+    federatedIdEnc: blob("federated_id_enc", { mode: "buffer" }).notNull(),
+    federatedIdHash: text("federated_id_hash").notNull().unique(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId)],
+);
+
+/** A player's remembered conversation; deleted with the player and purged after the retention period. */
+export const conversationMessages = sqliteTable(
+  "conversation_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    playerId: integer("player_id")
+      .notNull()
+      .references(() => players.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("conversation_player").on(table.playerId, table.id), index("conversation_created").on(table.createdAt)],
+);
+
+export type Team = typeof teams.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type ServiceAccount = typeof serviceAccounts.$inferSelect;
+export type Player = typeof players.$inferSelect;
+export type ConversationMessage = typeof conversationMessages.$inferSelect;

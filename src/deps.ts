@@ -1,0 +1,46 @@
+/**
+ * The dependencies every feature receives, built once by main.ts (or a test) and passed to createApp.
+ * Services take what they need from here explicitly; nothing reads the environment or globals.
+ */
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import type { Logger } from "./log.ts";
+import type { Metrics } from "./metrics.ts";
+import { createSecrets, type Secrets } from "./auth/secrets.ts";
+import { createTokenService, type TokenService } from "./auth/tokens.ts";
+import { createCredentialStore, type CredentialStore } from "./auth/credentials.ts";
+import { createCallerResolver, type CallerResolver } from "./auth/caller.ts";
+import { createFailureLimiter, type FailureLimiter } from "./auth/rate-limit.ts";
+import { createRevocationBus, type RevocationBus } from "./auth/revocations.ts";
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  sqlite: Database;
+  logger: Logger;
+  metrics: Metrics;
+  secrets: Secrets;
+  tokens: TokenService;
+  credentials: CredentialStore;
+  callers: CallerResolver;
+  loginLimiter: FailureLimiter;
+  revocations: RevocationBus;
+}
+
+/** Wires the auth services over an open database and the master secret. */
+export function buildDeps(parts: { config: Config; db: Db; sqlite: Database; logger: Logger; metrics: Metrics; masterKey: Uint8Array }): Deps {
+  const { config, db } = parts;
+  const secrets = createSecrets(parts.masterKey);
+  const tokens = createTokenService(secrets.tokenKey, config.tokenTtlSeconds, config.clockToleranceSeconds);
+  const credentials = createCredentialStore(db, secrets, config.env);
+  return {
+    ...parts,
+    secrets,
+    tokens,
+    credentials,
+    callers: createCallerResolver(db, tokens, credentials),
+    loginLimiter: createFailureLimiter(config.loginFailuresPerMinute),
+    revocations: createRevocationBus(),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Every failure the API reports is one of these classes: a fixed `code`, an HTTP `status`, and a sentence
+ * written for developers. This module is the one place that turns an error into an HTTP body or a
+ * websocket message, so no stack trace, schema or internal message can leak by accident.
+ */
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (Retry-After). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** 400: the body, query or path is not what the endpoint takes. */
+export class InvalidRequest extends AppError {
+  constructor(message: string, code = "invalid_request") {
+    super(400, code, message);
+  }
+}
+
+/** 401: one body for every cause (missing, malformed, expired, revoked, unknown), so nothing can be enumerated. */
+export class Unauthorized extends AppError {
+  constructor(message = "Authentication failed: the credential is missing, invalid, expired or revoked.") {
+    super(401, "unauthorized", message);
+  }
+}
+
+/** 401 with its own sentence: a well-formed key of another deployment environment. */
+export class WrongEnvironment extends AppError {
+  constructor(keyEnv: string, serverEnv: string) {
+    super(401, "wrong_environment", `This key belongs to the "${keyEnv}" environment; this server is "${serverEnv}". Use a key made for "${serverEnv}".`);
+  }
+}
+
+/** 403: authenticated, but this caller may not do this. */
+export class Forbidden extends AppError {
+  constructor(message = "This credential is not allowed to do that.", code = "permission_denied") {
+    super(403, code, message);
+  }
+}
+
+/** 404: absent, or belonging to another team (never 403, so ids of other teams cannot be probed). */
+export class NotFound extends AppError {
+  constructor(what = "resource") {
+    super(404, "not_found", `No such ${what}.`);
+  }
+}
+
+/** 409: the request conflicts with what is stored. */
+export class Conflict extends AppError {
+  constructor(message: string, code = "conflict") {
+    super(409, code, message);
+  }
+}
+
+export class PayloadTooLarge extends AppError {
+  constructor(limit: number) {
+    super(413, "payload_too_large", `The request body is larger than the limit of ${limit} bytes.`);
+  }
+}
+
+export class UnsupportedMediaType extends AppError {
+  constructor() {
+    super(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+  }
+}
+
+export class TooManyRequests extends AppError {
+  constructor(retryAfterSeconds: number, message = "Too many failed attempts; try again later.") {
+    super(429, "too_many_requests", message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+export class Unavailable extends AppError {
+  constructor(message = "The server is not ready or is shutting down.") {
+    super(503, "unavailable", message);
+  }
+}
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+}
+
+/** The HTTP body and status for any thrown value; unknown errors become a bare 500. */
+export function toHttpError(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { error: error.message, code: error.code }, headers: error.headers };
+  }
+  return { status: 500, body: { error: "Internal server error.", code: "internal" }, headers: {} };
+}

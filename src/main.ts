@@ -1,0 +1,64 @@
+#!/usr/bin/env bun
+/**
+ * hoot's command line: `serve` (the default) or `admin <command>`. The same for `bun src/main.ts`,
+ * `npm run hoot -- …` and the compiled `dist/hoot`.
+ */
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { runAdmin } from "./cli/admin.ts";
+import { startServer } from "./server.ts";
+
+async function main(argv: string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`hoot: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const [command = "serve", ...rest] = argv;
+  if (command === "admin") return runAdmin(config, rest);
+  if (command === "serve") return serve(config);
+  if (command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write("usage: hoot [serve] | hoot admin <command> [--flags]  (see README.md)\n");
+    return 0;
+  }
+  process.stderr.write(`hoot: unknown command "${command}" (try: serve, admin, help)\n`);
+  return 2;
+}
+
+async function serve(config: Config): Promise<number> {
+  const server = await startServer(config, { bootstrap: true });
+  if (server.devCredentials) {
+    const { credentials, path } = server.devCredentials;
+    // Printed once, on the terminal only, by design: a newcomer needs them to try the API.
+    process.stderr.write(
+      `\nFirst run in the dev environment: created team "${credentials.team}".\n` +
+        `  developer key:        ${credentials.developer_api_key}\n` +
+        `  service account key:  ${credentials.service_account_api_key} (playerCreate)\n` +
+        `Saved to ${path} (mode 0600). They are not shown again.\n\n`,
+    );
+  }
+  process.stderr.write(`hoot listening on ${server.url} (docs: ${server.url}/docs)\n`);
+  return new Promise<number>((resolve) => {
+    const shutdown = (signal: string) => {
+      server.logger.info({ event: "signal", signal }, "shutting down");
+      server.stop().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`hoot: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

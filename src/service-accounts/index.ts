@@ -1,0 +1,38 @@
+/** Routes: GET|POST /api/service-accounts, DELETE /api/service-accounts/{pk} (developer only, team-scoped). */
+import { Elysia, t } from "elysia";
+import type { Deps } from "../deps.ts";
+import { authPlugin } from "../auth/plugin.ts";
+import { CreateServiceAccountBody, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
+import { createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
+
+/** The service accounts controller. */
+export function serviceAccountsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/api/service-accounts", name: "service-accounts", detail: { tags: ["Service accounts"] } })
+    .use(authPlugin(deps))
+    .get("", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId) }), {
+      auth: ["developer"],
+      response: t.Object({ service_accounts: t.Array(ServiceAccountBody) }),
+      detail: { summary: "List service accounts" },
+    })
+    .post(
+      "",
+      ({ caller, body, set }) => {
+        set.status = 201;
+        return createServiceAccount(deps, caller.teamId, body.name, (body.permissions ?? []).includes("playerCreate"));
+      },
+      {
+        auth: ["developer"],
+        body: CreateServiceAccountBody,
+        response: { 201: ServiceAccountBody },
+        detail: { summary: "Create a service account", description: "The answer is the only time a playerCreate key is shown in full." },
+      },
+    )
+    .delete(
+      "/:pk",
+      ({ caller, params }) => {
+        removeServiceAccount(deps, caller.teamId, params.pk);
+        return new Response(null, { status: 204 });
+      },
+      { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },
+    );
+}

@@ -1,0 +1,56 @@
+/** Every query about service accounts. */
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { serviceAccounts, type ServiceAccount } from "../db/schema.ts";
+
+/** Inserts a service account. */
+export function insertServiceAccount(
+  db: Db,
+  values: { teamId: number; name: string; playerCreate: boolean; keyEnc: Buffer; keyHash: string },
+): ServiceAccount {
+  return db.insert(serviceAccounts).values(values).returning().get();
+}
+
+/** Service accounts of a team, oldest first. */
+export function listServiceAccounts(db: Db, teamId: number): ServiceAccount[] {
+  return db.select().from(serviceAccounts).where(eq(serviceAccounts.teamId, teamId)).orderBy(serviceAccounts.id).all();
+}
+
+/** The team's service account named `name`, or null. */
+export function findServiceAccountByName(db: Db, teamId: number, name: string): ServiceAccount | null {
+  return (
+    db
+      .select()
+      .from(serviceAccounts)
+      .where(and(eq(serviceAccounts.teamId, teamId), eq(serviceAccounts.name, name)))
+      .get() ?? null
+  );
+}
+
+/** Deletes the team's service account `id`; false when there was none. */
+export function deleteServiceAccount(db: Db, teamId: number, id: number): boolean {
+  const gone = db
+    .delete(serviceAccounts)
+    .where(and(eq(serviceAccounts.id, id), eq(serviceAccounts.teamId, teamId)))
+    .returning({ id: serviceAccounts.id })
+    .get();
+  return gone !== undefined;
+}
+
+/** Prepared: the service account whose key has this lookup hash (login hot path). */
+export function prepareServiceAccountByKeyHash(db: Db) {
+  return db
+    .select()
+    .from(serviceAccounts)
+    .where(eq(serviceAccounts.keyHash, sql.placeholder("hash")))
+    .prepare();
+}
+
+/** Prepared: version and permission of a service account (every service/player token check). */
+export function prepareServiceAccountVersion(db: Db) {
+  return db
+    .select({ version: serviceAccounts.version, playerCreate: serviceAccounts.playerCreate, teamId: serviceAccounts.teamId })
+    .from(serviceAccounts)
+    .where(eq(serviceAccounts.id, sql.placeholder("id")))
+    .prepare();
+}

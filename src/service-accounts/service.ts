@@ -1,0 +1,47 @@
+/**
+ * Service account rules: names are unique per team; a login-only key is public (it ships inside apps) and
+ * is listed in full; a playerCreate key is a backend secret, shown in full only when created. Deleting an
+ * account ends its tokens and the sockets of the players it logged in.
+ */
+import type { Deps } from "../deps.ts";
+import { Conflict, NotFound } from "../errors.ts";
+import { generateKey, maskKey } from "../auth/keys.ts";
+import type { ServiceAccount } from "../db/schema.ts";
+import { deleteServiceAccount, findServiceAccountByName, insertServiceAccount, listServiceAccounts } from "./repo.ts";
+import type { ServiceAccountBody } from "./model.ts";
+
+type SaDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
+
+/** Creates a service account; the answer holds its key in full. */
+export function createServiceAccount(deps: SaDeps, teamId: number, name: string, playerCreate: boolean): ServiceAccountBody {
+  const apiKey = generateKey("sk", deps.config.env);
+  const row = deps.db.transaction(() => {
+    if (findServiceAccountByName(deps.db, teamId, name)) throw new Conflict(`A service account named "${name}" already exists in the team.`, "name_taken");
+    return insertServiceAccount(deps.db, { teamId, name, playerCreate, keyEnc: deps.secrets.encrypt(apiKey), keyHash: deps.secrets.lookupHash(apiKey) });
+  });
+  return show(row, apiKey);
+}
+
+/** The team's service accounts; playerCreate keys masked. */
+export function listTeamServiceAccounts(deps: SaDeps, teamId: number): ServiceAccountBody[] {
+  return listServiceAccounts(deps.db, teamId).map((row) => {
+    const key = deps.secrets.decrypt(row.keyEnc) ?? "";
+    return show(row, row.playerCreate ? maskKey(key) : key);
+  });
+}
+
+/** Deletes the team's service account `id` and ends its tokens. */
+export function removeServiceAccount(deps: SaDeps, teamId: number, id: number): void {
+  if (!deleteServiceAccount(deps.db, teamId, id)) throw new NotFound("service account");
+  deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+}
+
+function show(row: ServiceAccount, apiKey: string): ServiceAccountBody {
+  return {
+    pk: row.id,
+    name: row.name,
+    permissions: row.playerCreate ? ["playerLogin", "playerCreate"] : ["playerLogin"],
+    api_key: apiKey,
+    created_at: new Date(row.createdAt).toISOString(),
+  };
+}

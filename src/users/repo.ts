@@ -1,0 +1,45 @@
+/** Every query about developer users. */
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { users, type User } from "../db/schema.ts";
+
+/** The user with `email` (already lower-cased), or null. */
+export function findUserByEmail(db: Db, email: string): User | null {
+  return db.select().from(users).where(eq(users.email, email)).get() ?? null;
+}
+
+/** The user whose developer key has lookup hash `hash`, or null. */
+export function findUserByKeyHash(db: Db, hash: string): User | null {
+  return db.select().from(users).where(eq(users.apiKeyHash, hash)).get() ?? null;
+}
+
+/** The user with `id`, or null. */
+export function getUser(db: Db, id: number): User | null {
+  return db.select().from(users).where(eq(users.id, id)).get() ?? null;
+}
+
+/** Inserts a user with an encrypted key. */
+export function insertUser(db: Db, values: { name: string; email: string; apiKeyEnc: Buffer; apiKeyHash: string }): User {
+  return db.insert(users).values(values).returning().get();
+}
+
+/** Replaces the user's key and bumps its version, which ends every token the old key minted. */
+export function replaceUserKey(db: Db, id: number, apiKeyEnc: Buffer, apiKeyHash: string): User | null {
+  return (
+    db
+      .update(users)
+      .set({ apiKeyEnc, apiKeyHash, keyVersion: sql`${users.keyVersion} + 1` })
+      .where(eq(users.id, id))
+      .returning()
+      .get() ?? null
+  );
+}
+
+/** Prepared: the current key version of a user (hot path: every developer token check). */
+export function prepareUserVersion(db: Db) {
+  return db
+    .select({ version: users.keyVersion })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare();
+}
