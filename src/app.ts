@@ -23,7 +23,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   const lifecycle = options.lifecycle ?? { draining: false };
   let app = new Elysia({
     normalize: false,
-    serve: { maxRequestBodySize: deps.config.bodyLimit + 1024 },
+    // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
+    serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
   })
     .use(httpPlugin(deps, lifecycle))
     .use(

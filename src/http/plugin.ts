@@ -36,6 +36,18 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics">, li
       if (lifecycle.draining) throw new Unavailable("The server is shutting down.");
       checkBody(request, deps.config.bodyLimit);
     })
+    // Our own JSON parser: enforces the body limit on chunked bodies too, and gives one clear error for bad JSON.
+    .onParse({ as: "global" }, async ({ request }) => {
+      if (request.method === "GET" || request.method === "HEAD") return;
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
+      if (bytes.length === 0) return undefined;
+      try {
+        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as unknown;
+      } catch {
+        throw new InvalidRequest("The request body is not valid JSON.", "invalid_json");
+      }
+    })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const mapped = toHttpError(mapError(code, error));
       const entry = info.get(request);

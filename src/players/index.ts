@@ -41,13 +41,13 @@ export function playersRoutes(deps: Deps) {
     )
     .get("/", list, listOptions)
     .get("", list, { ...listOptions, detail: { ...listOptions.detail, hide: true } })
-    .get("/:player_pk", ({ caller, params }) => players.get(caller.teamId, params.player_pk), {
+    .get("/:player_pk", ({ caller, params }) => players.get(caller.teamId, Number(params.player_pk)), {
       auth: ["developer"],
       params: PlayerParams,
       response: PlayerBody,
       detail: { summary: "Get a player" },
     })
-    .patch("/:player_pk", ({ caller, params, body }) => players.edit(caller.teamId, params.player_pk, body.external_id), {
+    .patch("/:player_pk", ({ caller, params, body }) => players.edit(caller.teamId, Number(params.player_pk), body.external_id), {
       auth: ["developer"],
       params: PlayerParams,
       body: EditPlayerBody,
@@ -57,7 +57,7 @@ export function playersRoutes(deps: Deps) {
     .delete(
       "/:player_pk",
       ({ caller, params, set }) => {
-        players.remove(caller.teamId, params.player_pk);
+        players.remove(caller.teamId, Number(params.player_pk));
         set.status = 204;
         return new Response(null, { status: 204 });
       },
@@ -67,7 +67,7 @@ export function playersRoutes(deps: Deps) {
         detail: { summary: "Delete a player", description: "Deletes the player and their conversation in one transaction, ends their tokens and closes their sockets." },
       },
     )
-    .post("/:player_pk/reset-federated-id", ({ caller, params }) => players.resetFederatedId(caller.teamId, params.player_pk), {
+    .post("/:player_pk/reset-federated-id", ({ caller, params }) => players.resetFederatedId(caller.teamId, Number(params.player_pk)), {
       auth: ["developer"],
       params: PlayerParams,
       response: PlayerBody,

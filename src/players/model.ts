@@ -1,4 +1,5 @@
 import { t, type Static } from "elysia";
+import { IdSegment } from "../http/params.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: 256, description: "the developer's own unique id for the player (e-mail, username, device id); not used for authentication" });
 
@@ -6,7 +7,7 @@ export const CreatePlayerBody = t.Object({ external_id: ExternalId }, { addition
 export const EditPlayerBody = t.Object({ external_id: ExternalId }, { additionalProperties: false });
 export type CreatePlayerBody = Static<typeof CreatePlayerBody>;
 
-export const PlayerParams = t.Object({ player_pk: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const PlayerParams = t.Object({ player_pk: IdSegment });
 
 export const ListPlayersQuery = t.Object(
   {

@@ -30,7 +30,7 @@ export function serviceAccountsRoutes(deps: Deps) {
     .delete(
       "/:pk",
       ({ caller, params }) => {
-        removeServiceAccount(deps, caller.teamId, params.pk);
+        removeServiceAccount(deps, caller.teamId, Number(params.pk));
         return new Response(null, { status: 204 });
       },
       { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },

@@ -1,4 +1,5 @@
 import { t, type Static } from "elysia";
+import { IdSegment } from "../http/params.ts";
 
 export const Permission = t.Union([t.Literal("playerLogin"), t.Literal("playerCreate")]);
 
@@ -11,7 +12,7 @@ export const CreateServiceAccountBody = t.Object(
 );
 export type CreateServiceAccountBody = Static<typeof CreateServiceAccountBody>;
 
-export const ServiceAccountParams = t.Object({ pk: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const ServiceAccountParams = t.Object({ pk: IdSegment });
 
 export const ServiceAccountBody = t.Object({
   pk: t.Integer(),
