@@ -1,0 +1,15 @@
+/**
+ * Builds dist/hoot: one executable with migrations, the docs assets, the TTS engine (wasm and voices) and
+ * its worker embedded, so it runs from an empty folder. `bun run build [--outfile PATH]`.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+/** Extra entrypoints Bun must embed: worker scripts are loaded by path at run time. */
+export const EXTRA_ENTRYPOINTS: string[] = [];
+
+const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: "string", default: join(root, "dist/hoot") } } });
+const args = [process.execPath, "build", "--compile", "--minify", join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];
+const proc = Bun.spawn(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
+process.exit(await proc.exited);

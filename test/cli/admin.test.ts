@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { runHoot, spawnServer } from "../helpers/process.ts";
+import { TEST_SECRET } from "../helpers/server.ts";
+
+let dir: string;
+const env = () => ({ HOOT_DATA_DIR: join(dir, "data"), HOOT_SECRET_KEY: TEST_SECRET, HOOT_ENV: "staging" });
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hoot-cli-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("hoot admin", () => {
+  it("creates a team, a developer, a member and a service account, printing one JSON object each", async () => {
+    const team = await runHoot(["admin", "create-team", "--name", "acme"], dir, env());
+    expect(team.code).toBe(0);
+    expect(JSON.parse(team.stdout)).toEqual({ team: { pk: 1, name: "acme" } });
+
+    const dev = await runHoot(["admin", "create-developer", "--team", "acme", "--email", "Ada@Example.com", "--name", "Ada"], dir, env());
+    expect(dev.code).toBe(0);
+    const devOut = JSON.parse(dev.stdout);
+    expect(devOut.api_key).toMatch(/^hoot_staging_dk_/);
+    expect(devOut.developer.email).toBe("ada@example.com");
+
+    await runHoot(["admin", "create-team", "--name", "beta"], dir, env());
+    const member = await runHoot(["admin", "add-member", "--team", "beta", "--email", "ada@example.com"], dir, env());
+    expect(member.code).toBe(0);
+    expect(JSON.parse(member.stdout).team.name).toBe("beta");
+
+    const again = await runHoot(["admin", "create-developer", "--team", "beta", "--email", "ada@example.com", "--name", "Ada"], dir, env());
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).api_key).toBeUndefined();
+
+    const sa = await runHoot(["admin", "create-service-account", "--team", "acme", "--name", "backend", "--player-create"], dir, env());
+    expect(sa.code).toBe(0);
+    expect(JSON.parse(sa.stdout).service_account.permissions).toEqual(["playerLogin", "playerCreate"]);
+
+    const rotated = await runHoot(["admin", "rotate-developer-key", "--email", "ada@example.com"], dir, env());
+    expect(rotated.code).toBe(0);
+    expect(JSON.parse(rotated.stdout).api_key).not.toBe(devOut.api_key);
+  });
+
+  it("refuses a team name that exists, writing nothing, with a clear message and non-zero exit", async () => {
+    const db = () => new Database(join(dir, "data/hoot.db"), { readonly: true });
+    const count = () => {
+      const d = db();
+      const n = (d.query("SELECT count(*) AS n FROM teams").get() as { n: number }).n;
+      d.close();
+      return n;
+    };
+    const before = count();
+    const res = await runHoot(["admin", "create-team", "--name", "acme"], dir, env());
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('A team named "acme" already exists');
+    expect(res.stdout).toBe("");
+    expect(count()).toBe(before);
+  });
+
+  it("explains missing flags, unknown flags and unknown commands", async () => {
+    const missing = await runHoot(["admin", "create-team"], dir, env());
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("--name is required");
+    const unknown = await runHoot(["admin", "create-team", "--nme", "x"], dir, env());
+    expect(unknown.code).not.toBe(0);
+    const command = await runHoot(["admin", "explode"], dir, env());
+    expect(command.code).not.toBe(0);
+    expect(command.stderr).toContain("usage");
+  });
+
+  it("makes a consistent backup that opens and holds the data", async () => {
+    const out = join(dir, "backup/hoot-copy.db");
+    const res = await runHoot(["admin", "backup", "--out", out], dir, env());
+    expect(res.code).toBe(0);
+    const copy = new Database(out, { readonly: true });
+    expect((copy.query("SELECT name FROM teams ORDER BY id").all() as { name: string }[]).map((r) => r.name)).toEqual(["acme", "beta"]);
+    expect((copy.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+    copy.close();
+  });
+});
+
+describe("settings", () => {
+  it("reports every bad value at once and exits non-zero", async () => {
+    const res = await runHoot(["serve"], dir, { HOOT_PORT: "99999", HOOT_LOG_LEVEL: "loud", HOOT_SECRET_KEY: "short" });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain("HOOT_PORT");
+    expect(res.stderr).toContain("HOOT_LOG_LEVEL");
+    expect(res.stderr).toContain("HOOT_SECRET_KEY");
+  });
+
+  it("refuses to start in production without HOOT_SECRET_KEY", async () => {
+    const res = await runHoot(["serve"], dir, { HOOT_ENV: "production", HOOT_DATA_DIR: join(dir, "prod") });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain("HOOT_SECRET_KEY is required");
+    expect(existsSync(join(dir, "prod/hoot.db"))).toBe(false);
+  });
+});
+
+describe("hoot serve", () => {
+  it("on first dev run creates credentials (file mode 0600), a secret key, and shuts down cleanly on SIGTERM", async () => {
+    const work = mkdtempSync(join(tmpdir(), "hoot-serve-"));
+    try {
+      const { proc, url, stderr, stdout } = await spawnServer(work);
+      const creds = JSON.parse(readFileSync(join(work, "data/dev-credentials.json"), "utf8"));
+      expect(statSync(join(work, "data/dev-credentials.json")).mode & 0o777).toBe(0o600);
+      expect(statSync(join(work, "data/secret.key")).mode & 0o777).toBe(0o600);
+      expect(stderr).toContain(creds.developer_api_key);
+      const login = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ api_key: creds.service_account_api_key }) });
+      expect(login.status).toBe(200);
+      // A slow in-flight request finishes during the drain.
+      const inflight = fetch(`${url}/api/health`);
+      proc.kill("SIGTERM");
+      expect((await inflight).status).toBe(200);
+      expect(await proc.exited).toBe(0);
+      const logs = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      expect(logs.some((l) => l.event === "stopped")).toBe(true);
+      expect(existsSync(join(work, "data/hoot.db-wal")) ? statSync(join(work, "data/hoot.db-wal")).size : 0).toBe(0);
+
+      // Second start: nothing new is created.
+      const second = await spawnServer(work);
+      expect(second.stderr).not.toContain("First run");
+      second.proc.kill("SIGTERM");
+      expect(await second.proc.exited).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("creates nothing by itself outside the dev environment", async () => {
+    const work = mkdtempSync(join(tmpdir(), "hoot-serve-"));
+    try {
+      const { proc } = await spawnServer(work, { HOOT_ENV: "staging", HOOT_SECRET_KEY: TEST_SECRET });
+      proc.kill("SIGTERM");
+      await proc.exited;
+      expect(existsSync(join(work, "data/dev-credentials.json"))).toBe(false);
+      const db = new Database(join(work, "data/hoot.db"), { readonly: true });
+      expect((db.query("SELECT count(*) AS n FROM teams").get() as { n: number }).n).toBe(0);
+      db.close();
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
