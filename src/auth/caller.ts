@@ -6,9 +6,9 @@
 import { InvalidRequest } from "../errors.ts";
 import type { Db } from "../db/client.ts";
 import { listTeamsOfUser } from "../teams/repo.ts";
-import { prepareUserVersion } from "../users/repo.ts";
-import { prepareServiceAccountVersion } from "../service-accounts/repo.ts";
-import { preparePlayerVersion } from "../players/repo.ts";
+import { userKeyVersion } from "../users/repo.ts";
+import { serviceAccountState } from "../service-accounts/repo.ts";
+import { playerState } from "../players/repo.ts";
 import type { CredentialStore } from "./credentials.ts";
 import type { TokenClaims, TokenService } from "./tokens.ts";
 
@@ -26,28 +26,24 @@ export interface CallerResolver {
 
 /** A resolver reading credential versions with prepared statements. */
 export function createCallerResolver(db: Db, tokens: TokenService, credentials: CredentialStore): CallerResolver {
-  const userVersion = prepareUserVersion(db);
-  const saVersion = prepareServiceAccountVersion(db);
-  const playerVersion = preparePlayerVersion(db);
 
   const current = (claims: TokenClaims): Caller | null => {
     const id = Number(claims.sub);
     switch (claims.typ) {
       case "developer": {
-        const row = userVersion.get({ id });
-        return row?.version === claims.ver ? { kind: "developer", userId: id, teamId: claims.tid } : null;
+        return userKeyVersion(db, id) === claims.ver ? { kind: "developer", userId: id, teamId: claims.tid } : null;
       }
       case "service": {
-        const row = saVersion.get({ id });
+        const row = serviceAccountState(db, id);
         const ok = row?.version === claims.ver && row.playerCreate && row.teamId === claims.tid;
         return ok ? { kind: "service", serviceAccountId: id, teamId: claims.tid } : null;
       }
       case "player": {
         if (claims.sa === undefined) return null;
-        const row = playerVersion.get({ id });
+        const row = playerState(db, id);
         if (row?.version !== claims.ver || row.teamId !== claims.tid) return null;
         // The service account that logged the player in must still exist.
-        if (saVersion.get({ id: claims.sa })?.teamId !== claims.tid) return null;
+        if (serviceAccountState(db, claims.sa)?.teamId !== claims.tid) return null;
         return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
       }
     }

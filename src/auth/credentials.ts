@@ -8,8 +8,8 @@ import { WrongEnvironment } from "../errors.ts";
 import type { Db } from "../db/client.ts";
 import type { Player, ServiceAccount, User } from "../db/schema.ts";
 import { findUserByKeyHash } from "../users/repo.ts";
-import { prepareServiceAccountByKeyHash } from "../service-accounts/repo.ts";
-import { preparePlayerByFederatedHash } from "../players/repo.ts";
+import { findServiceAccountByKeyHash } from "../service-accounts/repo.ts";
+import { findPlayerByFederatedHash } from "../players/repo.ts";
 import { parseKey, type KeyKind } from "./keys.ts";
 import { safeEqual, type Secrets } from "./secrets.ts";
 
@@ -23,8 +23,6 @@ export interface CredentialStore {
 
 /** A credential store over `db`, comparing against ciphertext decrypted with `secrets`. */
 export function createCredentialStore(db: Db, secrets: Secrets, env: string): CredentialStore {
-  const saByHash = prepareServiceAccountByKeyHash(db);
-  const playerByHash = preparePlayerByFederatedHash(db);
   const matches = (presented: string, sealed: Uint8Array) => {
     const stored = secrets.decrypt(sealed);
     return stored !== null && safeEqual(stored, presented);
@@ -44,12 +42,12 @@ export function createCredentialStore(db: Db, secrets: Secrets, env: string): Cr
     },
     serviceAccount(key) {
       if (kindOf(key) !== "sk") return null;
-      const sa = saByHash.get({ hash: secrets.lookupHash(key) });
+      const sa = findServiceAccountByKeyHash(db, secrets.lookupHash(key));
       return sa && matches(key, sa.keyEnc) ? sa : null;
     },
     player(federatedId) {
       if (kindOf(federatedId) !== "fid") return null;
-      const player = playerByHash.get({ hash: secrets.lookupHash(federatedId) });
+      const player = findPlayerByFederatedHash(db, secrets.lookupHash(federatedId));
       return player && matches(federatedId, player.federatedIdEnc) ? player : null;
     },
   };

@@ -36,23 +36,40 @@ export interface TokenService {
   verify(token: string): Promise<TokenClaims | null>;
 }
 
-/** Builds the signer/verifier on the `@elysiajs/jwt` plugin, pinning what the plugin leaves open. */
-export function createTokenService(key: Uint8Array, ttlSeconds: number, clockToleranceSeconds: number): TokenService {
-  const signer = jwt({ name: "jwt", secret: key, alg: "HS256" }).decorator.jwt;
+/**
+ * Builds the signer/verifier on the `@elysiajs/jwt` plugin, pinning what the plugin leaves open.
+ * The HMAC key is imported once as a CryptoKey (jose would otherwise import raw bytes on every call), and
+ * verified signatures are remembered until the token expires: the signature of a given string cannot
+ * change, while revocation is still checked on every use by the caller.
+ */
+export function createTokenService(key: Uint8Array, ttlSeconds: number, clockToleranceSeconds: number, cacheSize = 10_000): TokenService {
+  const signer = crypto.subtle
+    .importKey("raw", new Uint8Array(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])
+    .then((cryptoKey) => jwt({ name: "jwt", secret: cryptoKey, alg: "HS256" }).decorator.jwt);
+  const verified = new Map<string, TokenClaims>();
   return {
     async issue(claims) {
       const now = Math.floor(Date.now() / 1000);
-      const token = await signer.sign({ ...claims, exp: now + ttlSeconds, jti: crypto.randomUUID() });
+      const token = await (await signer).sign({ ...claims, exp: now + ttlSeconds, jti: crypto.randomUUID() });
       return { token, expiresIn: ttlSeconds };
     },
     async verify(token) {
       if (token.length > 4096) return null;
-      const payload = await signer.verify(token, {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp + clockToleranceSeconds > Date.now() / 1000) return known;
+        verified.delete(token);
+        return null;
+      }
+      const payload = await (await signer).verify(token, {
         algorithms: ["HS256"],
         requiredClaims: ["exp", "typ", "sub", "tid", "ver"],
         clockTolerance: clockToleranceSeconds,
       });
       if (!payload || !checkClaims.Check(payload)) return null;
+      // Bounded: drop the oldest entry (Map keeps insertion order).
+      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+      verified.set(token, payload);
       return payload;
     },
   };

@@ -1,6 +1,7 @@
 /** Every query about players and their stored conversation. */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { conversationMessages, players, type Player } from "../db/schema.ts";
 
 /** Inserts a player; the unique (team, external_id) index reports duplicates. */
@@ -8,7 +9,7 @@ export function insertPlayer(
   db: Db,
   values: { teamId: number; externalId: string; federatedIdEnc: Buffer; federatedIdHash: string },
 ): Player {
-  return db.insert(players).values(values).returning().get();
+  return insertStatement(db).get(values)!;
 }
 
 /** Up to `limit` players of a team with id above `after`, ordered by id. */
@@ -22,32 +23,57 @@ export function listPlayers(db: Db, teamId: number, after: number, limit: number
     .all();
 }
 
-/** Prepared: a player of a team (hot path: GET /api/players/{pk}). */
-export function preparePlayerInTeam(db: Db) {
-  return db
+/** A player of a team, or null (hot path: GET /api/players/{pk}). */
+export function findPlayerInTeam(db: Db, teamId: number, id: number): Player | null {
+  return playerInTeam(db).get({ id, teamId }) ?? null;
+}
+
+/** The player whose federated id has this lookup hash, or null (player login hot path). */
+export function findPlayerByFederatedHash(db: Db, hash: string): Player | null {
+  return playerByHash(db).get({ hash }) ?? null;
+}
+
+/** Federated-id version and team of a player, or null (every player token check). */
+export function playerState(db: Db, id: number): { version: number; teamId: number } | null {
+  return playerVersion(db).get({ id }) ?? null;
+}
+
+const insertStatement = prepared((db) =>
+  db
+    .insert(players)
+    .values({
+      teamId: sql.placeholder("teamId"),
+      externalId: sql.placeholder("externalId"),
+      federatedIdEnc: sql.placeholder("federatedIdEnc"),
+      federatedIdHash: sql.placeholder("federatedIdHash"),
+    })
+    .returning()
+    .prepare(),
+);
+
+const playerInTeam = prepared((db) =>
+  db
     .select()
     .from(players)
     .where(and(eq(players.id, sql.placeholder("id")), eq(players.teamId, sql.placeholder("teamId"))))
-    .prepare();
-}
+    .prepare(),
+);
 
-/** Prepared: the player whose federated id has this lookup hash (player login hot path). */
-export function preparePlayerByFederatedHash(db: Db) {
-  return db
+const playerByHash = prepared((db) =>
+  db
     .select()
     .from(players)
     .where(eq(players.federatedIdHash, sql.placeholder("hash")))
-    .prepare();
-}
+    .prepare(),
+);
 
-/** Prepared: the federated-id version of a player (every player token check). */
-export function preparePlayerVersion(db: Db) {
-  return db
+const playerVersion = prepared((db) =>
+  db
     .select({ version: players.version, teamId: players.teamId })
     .from(players)
     .where(eq(players.id, sql.placeholder("id")))
-    .prepare();
-}
+    .prepare(),
+);
 
 /** Changes a player's external id; null when the player is not in the team. */
 export function updateExternalId(db: Db, teamId: number, id: number, externalId: string): Player | null {

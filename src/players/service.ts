@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/keys.ts";
 import type { Player } from "../db/schema.ts";
-import { deletePlayer, insertPlayer, listPlayers, preparePlayerInTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
+import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
@@ -23,7 +23,6 @@ export interface PlayerService {
 
 /** The player service over `deps`, with its hot-path statement prepared once. */
 export function createPlayerService(deps: PlayerDeps): PlayerService {
-  const inTeam = preparePlayerInTeam(deps.db);
   const show = (p: Player): PlayerBody => ({ pk: p.id, external_id: p.externalId, federated_id: federatedId(deps, p) });
   const newFederatedId = () => {
     const value = generateKey("fid", deps.config.env);
@@ -46,7 +45,7 @@ export function createPlayerService(deps: PlayerDeps): PlayerService {
       return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
     },
     get(teamId, id) {
-      const player = inTeam.get({ id, teamId });
+      const player = findPlayerInTeam(deps.db, teamId, id);
       if (!player) throw new NotFound("player");
       return show(player);
     },

@@ -1,6 +1,7 @@
 /** Every query about service accounts. */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { serviceAccounts, type ServiceAccount } from "../db/schema.ts";
 
 /** Inserts a service account. */
@@ -37,20 +38,28 @@ export function deleteServiceAccount(db: Db, teamId: number, id: number): boolea
   return gone !== undefined;
 }
 
-/** Prepared: the service account whose key has this lookup hash (login hot path). */
-export function prepareServiceAccountByKeyHash(db: Db) {
-  return db
+/** The service account whose key has this lookup hash, or null (login hot path). */
+export function findServiceAccountByKeyHash(db: Db, hash: string): ServiceAccount | null {
+  return saByKeyHash(db).get({ hash }) ?? null;
+}
+
+/** Version, permission and team of a service account, or null (every service/player token check). */
+export function serviceAccountState(db: Db, id: number): { version: number; playerCreate: boolean; teamId: number } | null {
+  return saState(db).get({ id }) ?? null;
+}
+
+const saByKeyHash = prepared((db) =>
+  db
     .select()
     .from(serviceAccounts)
     .where(eq(serviceAccounts.keyHash, sql.placeholder("hash")))
-    .prepare();
-}
+    .prepare(),
+);
 
-/** Prepared: version and permission of a service account (every service/player token check). */
-export function prepareServiceAccountVersion(db: Db) {
-  return db
+const saState = prepared((db) =>
+  db
     .select({ version: serviceAccounts.version, playerCreate: serviceAccounts.playerCreate, teamId: serviceAccounts.teamId })
     .from(serviceAccounts)
     .where(eq(serviceAccounts.id, sql.placeholder("id")))
-    .prepare();
-}
+    .prepare(),
+);

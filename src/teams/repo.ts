@@ -1,11 +1,12 @@
 /** Every query about teams and membership. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { teamMembers, teams, type Team } from "../db/schema.ts";
 
 /** The team named `name`, or null. */
 export function findTeamByName(db: Db, name: string): Team | null {
-  return db.select().from(teams).where(eq(teams.name, name)).get() ?? null;
+  return teamByName(db).get({ name }) ?? null;
 }
 
 /** Inserts a team; throws on a duplicate name (the caller checks first inside a transaction). */
@@ -15,27 +16,41 @@ export function insertTeam(db: Db, name: string): Team {
 
 /** Teams `userId` belongs to, oldest first. */
 export function listTeamsOfUser(db: Db, userId: number): Pick<Team, "id" | "name">[] {
-  return db
-    .select({ id: teams.id, name: teams.name })
-    .from(teamMembers)
-    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
-    .where(eq(teamMembers.userId, userId))
-    .orderBy(teams.id)
-    .all();
+  return teamsOfUser(db).all({ userId });
 }
 
 /** True when `userId` is a member of `teamId`. */
 export function isMember(db: Db, userId: number, teamId: number): boolean {
-  return (
-    db
-      .select({ teamId: teamMembers.teamId })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.userId, userId), eq(teamMembers.teamId, teamId)))
-      .get() !== undefined
-  );
+  return membership(db).get({ userId, teamId }) !== undefined;
 }
 
 /** Adds `userId` to `teamId`; a no-op when already a member. */
 export function addMember(db: Db, teamId: number, userId: number): void {
   db.insert(teamMembers).values({ teamId, userId }).onConflictDoNothing().run();
 }
+
+const teamByName = prepared((db) =>
+  db
+    .select()
+    .from(teams)
+    .where(eq(teams.name, sql.placeholder("name")))
+    .prepare(),
+);
+
+const teamsOfUser = prepared((db) =>
+  db
+    .select({ id: teams.id, name: teams.name })
+    .from(teamMembers)
+    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+    .where(eq(teamMembers.userId, sql.placeholder("userId")))
+    .orderBy(teams.id)
+    .prepare(),
+);
+
+const membership = prepared((db) =>
+  db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.userId, sql.placeholder("userId")), eq(teamMembers.teamId, sql.placeholder("teamId"))))
+    .prepare(),
+);

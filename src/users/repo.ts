@@ -1,6 +1,7 @@
 /** Every query about developer users. */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { users, type User } from "../db/schema.ts";
 
 /** The user with `email` (already lower-cased), or null. */
@@ -10,8 +11,16 @@ export function findUserByEmail(db: Db, email: string): User | null {
 
 /** The user whose developer key has lookup hash `hash`, or null. */
 export function findUserByKeyHash(db: Db, hash: string): User | null {
-  return db.select().from(users).where(eq(users.apiKeyHash, hash)).get() ?? null;
+  return userByKeyHash(db).get({ hash }) ?? null;
 }
+
+const userByKeyHash = prepared((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.apiKeyHash, sql.placeholder("hash")))
+    .prepare(),
+);
 
 /** The user with `id`, or null. */
 export function getUser(db: Db, id: number): User | null {
@@ -35,11 +44,15 @@ export function replaceUserKey(db: Db, id: number, apiKeyEnc: Buffer, apiKeyHash
   );
 }
 
-/** Prepared: the current key version of a user (hot path: every developer token check). */
-export function prepareUserVersion(db: Db) {
-  return db
+/** The current key version of a user, or null (hot path: every developer token check). */
+export function userKeyVersion(db: Db, id: number): number | null {
+  return userVersion(db).get({ id })?.version ?? null;
+}
+
+const userVersion = prepared((db) =>
+  db
     .select({ version: users.keyVersion })
     .from(users)
     .where(eq(users.id, sql.placeholder("id")))
-    .prepare();
-}
+    .prepare(),
+);
