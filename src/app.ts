@@ -25,6 +25,15 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     normalize: false,
     // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
     serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
+    // Bun enforces these for the interact socket: larger messages close with 1009, and a client that stops
+    // reading is closed once this much is queued for it, so memory per socket stays bounded.
+    websocket: {
+      maxPayloadLength: deps.config.wsMaxMessageBytes,
+      backpressureLimit: deps.config.wsBackpressureLimit,
+      closeOnBackpressureLimit: true,
+      idleTimeout: 120,
+      sendPings: true,
+    },
   })
     .use(httpPlugin(deps, lifecycle))
     .use(

@@ -102,7 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read.oneOf("HOOT_LOG_LEVEL", "info", ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const),
     bodyLimit: read.int("HOOT_BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     loginFailuresPerMinute: read.int("HOOT_LOGIN_FAILURES_PER_MINUTE", 10, 1, 100000),
-    tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS", 3600, 10, 86400),
+    tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS", 3600, 1, 86400),
     clockToleranceSeconds: read.int("HOOT_CLOCK_TOLERANCE_SECONDS", 30, 0, 300),
     trustProxy: read.bool("HOOT_TRUST_PROXY", false),
 

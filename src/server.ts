@@ -13,12 +13,18 @@ import { createApp, type App } from "./app.ts";
 import type { Lifecycle } from "./http/plugin.ts";
 import { loadMasterKey } from "./secret-key.ts";
 import { bootstrapDev, type DevCredentials } from "./cli/bootstrap.ts";
+import type { Engine } from "./engine/types.ts";
+import { buildEngine } from "./engine-wiring.ts";
+import { interactRoutes, type Interact } from "./interact/index.ts";
+import { startRetentionJob } from "./conversations/service.ts";
 
 export interface ServerOptions {
   /** Where JSON logs go (stdout by default); tests capture them. */
   logDestination?: DestinationStream;
   /** Run the dev first-run bootstrap (true for `hoot serve`). */
   bootstrap?: boolean;
+  /** The turn engine; by default the one the settings choose. */
+  engine?: Engine;
 }
 
 export interface RunningServer {
@@ -28,6 +34,8 @@ export interface RunningServer {
   deps: Deps;
   logger: Logger;
   devCredentials: { credentials: DevCredentials; path: string } | null;
+  engine: Engine;
+  interact: Interact;
   /** Graceful stop; resolves when everything is closed. */
   stop(): Promise<void>;
 }
@@ -41,7 +49,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger, metrics: createMetrics(), masterKey: master.key });
   const devCredentials = options.bootstrap ? bootstrapDev(deps) : null;
   const lifecycle: Lifecycle = { draining: false };
-  const app = createApp(deps, { lifecycle });
+  const engine = options.engine ?? (await buildEngine(config, logger));
+  const interact = interactRoutes(deps, engine);
+  const stopRetention = startRetentionJob(deps.db, config.retentionDays, config.retentionSweepMs, logger);
+  const app = createApp(deps, { lifecycle, plugins: [interact.plugin] });
   app.listen({ hostname: config.host, port: config.port });
   const port = app.server!.port!;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
@@ -52,10 +63,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     (stopping ??= (async () => {
       lifecycle.draining = true;
       logger.info({ event: "draining" }, "stopping: finishing in-flight requests");
+      stopRetention();
+      // Every open stream sends its close, then its socket closes with 1001, before the listener stops.
+      await interact.registry.shutdown();
       await app.server?.stop(false);
+      await engine.close();
       handle.close();
       logger.info({ event: "stopped" }, "stopped");
       logger.flush?.();
     })());
-  return { url, port, app, deps, logger, devCredentials, stop };
+  return { url, port, app, deps, logger, devCredentials, engine, interact, stop };
 }
