@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { connect } from "node:net";
+import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { openSession, WsProbe } from "../helpers/ws.ts";
+
+let server: TestServer;
+let team: TeamFixture;
+
+beforeAll(async () => {
+  server = await startTestServer({ HOOT_WS_AUTH_TIMEOUT_MS: "300", HOOT_WS_MESSAGES_PER_MINUTE: "20", HOOT_WS_MAX_SOCKETS_PER_PLAYER: "2" });
+  team = await createTeamFixture(server);
+});
+afterAll(() => server.close());
+
+describe("interact limits and closes", () => {
+  it("closes a socket that does not authenticate in time with 1008", async () => {
+    const probe = await WsProbe.open(server.url);
+    const closed = await probe.closed;
+    expect(closed.code).toBe(1008);
+    expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "auth_timeout" });
+  });
+
+  it("closes a socket that sends a message over the size limit with 1009", async () => {
+    const player = await createPlayer(server, team);
+    const probe = await openSession(server.url, player.token);
+    probe.send({ type: "request", kind: "ping", uid: "x".repeat(70 * 1024) });
+    expect((await probe.closed).code).toBe(1009);
+  });
+
+  it("closes a flooding socket with 4429", async () => {
+    const probe = await WsProbe.open(server.url);
+    for (let i = 0; i < 25; i++) probe.send({ type: "request", kind: "ping", uid: `p${i}` });
+    expect((await probe.closed).code).toBe(4429);
+    expect(probe.messages.filter((m) => m.kind === "ping")).toHaveLength(20);
+    expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "rate_limited" });
+  });
+
+  it("caps sockets per player", async () => {
+    const player = await createPlayer(server, team);
+    const a = await openSession(server.url, player.token);
+    const b = await openSession(server.url, player.token);
+    const c = await WsProbe.open(server.url);
+    c.send({ type: "request", kind: "authenticate", uid: "c", access_token: player.token });
+    expect((await c.closed).code).toBe(4429);
+    expect(c.messages.at(-1)).toMatchObject({ code: "too_many_sockets" });
+    a.close();
+    await a.closed;
+    await Bun.sleep(20);
+    const d = await openSession(server.url, player.token);
+    b.close();
+    d.close();
+  });
+
+  it("closes the player's open sockets with 4403 when the player is deleted, and writes no rows for them after", async () => {
+    const player = await createPlayer(server, team);
+    const probe = await openSession(server.url, player.token);
+    await probe.interact("hello");
+    const res = await api(server.url, "DELETE", `/api/players/${player.pk}`, { token: team.developerToken });
+    expect(res.status).toBe(204);
+    expect((await probe.closed).code).toBe(4403);
+    const rows = server.deps.sqlite.query("SELECT count(*) AS n FROM conversation_messages WHERE player_id = ?").get(player.pk) as { n: number };
+    expect(rows.n).toBe(0);
+  });
+
+  it("closes sockets with 4403 when the player's federated id is reset or the service account is deleted", async () => {
+    const player = await createPlayer(server, team);
+    const probe = await openSession(server.url, player.token);
+    await api(server.url, "POST", `/api/players/${player.pk}/reset-federated-id`, { token: team.developerToken });
+    expect((await probe.closed).code).toBe(4403);
+
+    const other = await createTeamFixture(server);
+    const p2 = await createPlayer(server, other);
+    const probe2 = await openSession(server.url, p2.token);
+    await api(server.url, "DELETE", `/api/service-accounts/${other.publicKeyPk}`, { token: other.developerToken });
+    expect((await probe2.closed).code).toBe(4403);
+  });
+
+  it("closes a client that stops reading at the backpressure limit instead of buffering without bound", async () => {
+    const small = await startTestServer({ HOOT_WS_BACKPRESSURE_BYTES: "65536", HOOT_WS_MESSAGES_PER_MINUTE: "100000" });
+    try {
+      const t = await createTeamFixture(small);
+      const player = await createPlayer(small, t);
+      const url = new URL(small.url);
+      const socket = connect({ host: url.hostname, port: Number(url.port) });
+      await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+      const key = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+      socket.write(`GET /interact HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      await new Promise<void>((resolve) => socket.once("data", () => resolve()));
+      const frame = (obj: unknown) => {
+        const payload = Buffer.from(JSON.stringify(obj));
+        const mask = Buffer.from([1, 2, 3, 4]);
+        const len = payload.length;
+        const header = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 255]);
+        return Buffer.concat([header, mask, payload.map((b, i) => b ^ mask[i % 4]!)]);
+      };
+      // From here on the client never reads: its receive buffer fills, then the server's queue.
+      socket.pause();
+      let closed = false;
+      socket.on("close", () => (closed = true));
+      socket.write(frame({ type: "request", kind: "authenticate", uid: "a", access_token: player.token }));
+      socket.write(frame({ type: "request", kind: "set_configuration", uid: "c", config: { prompt: "You are Ollie." } }));
+      for (let i = 0; i < 3000 && !closed; i++) {
+        socket.write(frame({ type: "stream", kind: "interact", uid: `i${i}`, text: "Tell me a story about a dragon", context: {}, audio_output: false }));
+        if (i % 50 === 0) await Bun.sleep(5);
+      }
+      const deadline = Date.now() + 10_000;
+      while (!closed && Date.now() < deadline) await Bun.sleep(20);
+      expect(closed).toBe(true);
+      socket.destroy();
+    } finally {
+      await small.close();
+    }
+  }, 30_000);
+
+  it("survives past the first token's expiry after re-authenticating, then closes with 4401 at the new expiry", async () => {
+    // exp has whole-second precision: with a 4 s lifetime the first token dies within 3-4 s of login and
+    // the one fetched at 1.5 s within 4.5-5.5 s, so 4.2 s is after the first and before the second.
+    const short = await startTestServer({ HOOT_TOKEN_TTL_SECONDS: "4", HOOT_CLOCK_TOLERANCE_SECONDS: "0" });
+    try {
+      const t = await createTeamFixture(short);
+      const player = await createPlayer(short, t);
+      const started = Date.now();
+      const probe = await openSession(short.url, player.token);
+      await Bun.sleep(1500 - (Date.now() - started));
+      const fresh = await login(short.url, { api_key: t.publicKey, federated_id: player.federatedId });
+      expect((await probe.request("authenticate", { access_token: fresh.access_token })).kind).toBe("authenticate");
+      await Bun.sleep(4200 - (Date.now() - started));
+      // The first token has expired by now, the socket is still usable.
+      expect((await probe.request("ping")).kind).toBe("ping");
+      const closed = await probe.closed;
+      expect(closed.code).toBe(4401);
+      expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "token_expired" });
+    } finally {
+      await short.close();
+    }
+  }, 15_000);
+
+  it("on shutdown every open stream sends its close, then sockets close with 1001", async () => {
+    const own = await startTestServer({ HOOT_LOCAL_TOKENS_PER_SECOND: "10" });
+    const t = await createTeamFixture(own);
+    const player = await createPlayer(own, t);
+    const probe = await openSession(own.url, player.token);
+    const uid = crypto.randomUUID();
+    probe.send({ type: "stream", kind: "interact", uid, text: "Tell me a story", context: {}, audio_output: false });
+    await probe.next((m) => m.uid === uid && m.event === "interaction_started");
+    await own.close();
+    expect((await probe.closed).code).toBe(1001);
+    expect(probe.messages.some((m) => m.uid === uid && m.kind === "close")).toBe(true);
+  });
+});
