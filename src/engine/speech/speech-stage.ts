@@ -1,0 +1,45 @@
+/**
+ * The speech stage: sentences in, audio frames out, in sentence order. Sentence n+1 starts synthesizing as soon
+ * as it arrives while sentence n's chunks are being yielded (one sentence of look-ahead: enough to hide the
+ * synthesis time of the next sentence without spending work that an interruption would throw away).
+ */
+import type { AudioFrame } from "../frames.ts";
+import { startSynthesis, speakableText, type SpeechOptions } from "./synthesis.ts";
+import type { Channel } from "../pipeline/channel.ts";
+import type { AudioChunk } from "../tts/types.ts";
+
+interface Job {
+  text: string;
+  chunks: Channel<AudioChunk> | null;
+}
+
+/**
+ * Speaks each sentence with `options.tts`. Throws the provider's error; ends quietly on abort.
+ * @example for await (const frame of speechStage(sentences, { tts, voice: {}, format: "mp3", signal })) send(frame)
+ */
+export async function* speechStage(sentences: AsyncIterable<string>, options: SpeechOptions): AsyncGenerator<AudioFrame> {
+  const source = sentences[Symbol.asyncIterator]();
+  const pull = async (): Promise<Job | null> => {
+    const next = await source.next();
+    if (next.done || options.signal.aborted) return null;
+    const speakable = speakableText(next.value);
+    return { text: next.value, chunks: speakable === null ? null : startSynthesis(speakable, options) };
+  };
+  let upcoming = pull();
+  try {
+    while (true) {
+      const job = await upcoming;
+      if (!job) return;
+      upcoming = pull();
+      // The look-ahead may fail while this sentence is still playing; the failure is rethrown when awaited.
+      upcoming.catch(() => {});
+      if (!job.chunks) continue;
+      for await (const chunk of job.chunks) {
+        if (options.signal.aborted) return;
+        yield { type: "audio", chunk, text: job.text };
+      }
+    }
+  } finally {
+    void source.return?.();
+  }
+}
