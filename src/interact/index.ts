@@ -58,9 +58,10 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
       // receive() never throws: it answers every failure on the socket itself.
       void session.receive(payload);
     },
-    close(ws) {
+    close(ws, code) {
       const session = sessions.get(ws.id);
       if (!session) return;
+      deps.logger.info({ event: "ws_closed", session: ws.id, code, player: session.player?.playerId }, "interact socket closed");
       sessions.delete(ws.id);
       session.closed();
       registry.remove(session);

@@ -48,6 +48,7 @@ export class InteractSession {
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
   private windowStart = Date.now();
   private windowCount = 0;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     readonly id: string,
@@ -57,11 +58,22 @@ export class InteractSession {
     this.authTimer = setTimeout(() => this.fail("authenticate within the time limit after connecting", "auth_timeout", CloseCode.policy), deps.limits.authTimeoutMs);
   }
 
-  /** Handles one incoming message (already JSON-parsed by the transport when it could be). */
-  async receive(raw: unknown): Promise<void> {
+  /**
+   * Handles one incoming message (already JSON-parsed by the transport when it could be). Messages are
+   * handled one after another in arrival order, so a client that sends authenticate and set_configuration
+   * back to back is answered as if it had waited; turns run in the background so `interrupt` is not queued
+   * behind them.
+   */
+  receive(raw: unknown): Promise<void> {
     const serverStart = nowMicros();
+    if (this.state === "closed") return this.queue;
+    if (!this.countMessage()) return this.queue;
+    this.queue = this.queue.then(() => this.process(raw, serverStart));
+    return this.queue;
+  }
+
+  private async process(raw: unknown, serverStart: number): Promise<void> {
     if (this.state === "closed") return;
-    if (!this.countMessage()) return;
     try {
       await this.dispatch(raw, serverStart);
     } catch (error) {
@@ -226,8 +238,9 @@ export class InteractSession {
       send: (data) => this.send(data),
     });
     this.turn = turn;
-    await turn.done;
-    if (this.turn === turn) this.turn = null;
+    void turn.done.then(() => {
+      if (this.turn === turn) this.turn = null;
+    });
   }
 
   private countMessage(): boolean {
