@@ -79,7 +79,9 @@ async function request<T>(baseUrl: string, method: string, path: string, token: 
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${baseUrl.replace(/\/+$/, "")}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // Accept both `https://host` and `https://host/api` (the form clients of the hosted engine are given).
+  const root = baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
+  const res = await fetch(`${root}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status === 204) return undefined as T;
   const parsed = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
   if (!res.ok) throw new HootError(res.status, parsed.code ?? "http_error", parsed.error ?? `HTTP ${res.status}`);

@@ -24,8 +24,9 @@ export interface TestServer extends RunningServer {
 }
 
 /** A running server with `env` settings on top of test defaults. */
-export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "hoot-test-"));
+export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions & { dir?: string } = {}): Promise<TestServer> {
+  // A given folder is the caller's (a restart test reuses it): it is kept on close.
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "hoot-test-"));
   const config = loadConfig({
     HOOT_HOST: "127.0.0.1",
     HOOT_PORT: "0",
@@ -52,7 +53,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     logs,
     async close() {
       await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

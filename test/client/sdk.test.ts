@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { HootApi, HootError, InteractClient, wsUrl, type InteractEvent } from "../../src/client/index.ts";
+import { createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let team: TeamFixture;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  team = await createTeamFixture(server);
+});
+afterAll(() => server.close());
+
+async function collect(events: AsyncIterable<InteractEvent>): Promise<InteractEvent[]> {
+  const out: InteractEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+describe("HootApi (developer helpers)", () => {
+  it("logs in and manages players", async () => {
+    const hoot = new HootApi(server.url);
+    const answer = await hoot.login(team.developerKey);
+    expect(answer.expires_in).toBe(3600);
+    const player = await hoot.createPlayer("sdk-kid");
+    expect((await hoot.getPlayer(player.pk)).federated_id).toBe(player.federated_id);
+    expect((await hoot.listPlayers()).players.map((p) => p.pk)).toContain(player.pk);
+    await hoot.deletePlayer(player.pk);
+    const error = await hoot.getPlayer(player.pk).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HootError);
+    expect((error as HootError).status).toBe(404);
+  });
+
+  it("derives the socket URL from an API URL", () => {
+    expect(wsUrl("https://hoot.example.com/api")).toBe("wss://hoot.example.com/interact");
+    expect(wsUrl("http://127.0.0.1:8080/")).toBe("ws://127.0.0.1:8080/interact");
+  });
+});
+
+describe("InteractClient", () => {
+  it("holds a conversation with the local engine: the character speaks first on '.', then answers", async () => {
+    const hoot = new HootApi(server.url);
+    await hoot.login(team.developerKey);
+    const player = await hoot.createPlayer("chatty");
+    const client = new InteractClient({ baseUrl: `${server.url}/api`, apiKey: team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie the owl, a wise and kind friend." } });
+    await client.connect();
+    const greeting = await collect(client.interact(".", { context: { player_name: "Mia" }, audioOutput: false }));
+    const greetingText = greeting.find((e) => e.event === "text_complete") as { text: string };
+    expect(greetingText.text).toContain("Ollie");
+    expect(greeting.at(-1)!.event).toBe("interaction_complete");
+    const answer = await collect(client.interact("Can you tell me a story about a dragon?", { audioOutput: false }));
+    const story = (answer.find((e) => e.event === "text_complete") as { text: string }).text;
+    expect(story.toLowerCase()).toContain("dragon");
+    expect(story).not.toBe(greetingText.text);
+    client.close();
+  });
+
+  it("interrupt() ends the interaction early", async () => {
+    const slow = await startTestServer({ HOOT_LOCAL_TOKENS_PER_SECOND: "20" });
+    try {
+      const t = await createTeamFixture(slow);
+      const hoot = new HootApi(slow.url);
+      await hoot.login(t.developerKey);
+      const player = await hoot.createPlayer("interrupter");
+      const client = new InteractClient({ baseUrl: slow.url, apiKey: t.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+      const interaction = client.interact("Tell me a long story about space", { audioOutput: false });
+      const events: InteractEvent[] = [];
+      const started = performance.now();
+      for await (const e of interaction) {
+        events.push(e);
+        if (e.event === "text") interaction.interrupt();
+      }
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(events.some((e) => e.event === "interaction_complete")).toBe(false);
+      client.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("re-logs in and re-authenticates before the token expires, so the socket outlives the first token", async () => {
+    const short = await startTestServer({ HOOT_TOKEN_TTL_SECONDS: "3", HOOT_CLOCK_TOLERANCE_SECONDS: "0" });
+    try {
+      const t = await createTeamFixture(short);
+      const hoot = new HootApi(short.url);
+      await hoot.login(t.developerKey);
+      const player = await hoot.createPlayer("long-session");
+      const client = new InteractClient({ baseUrl: short.url, apiKey: t.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." }, refreshLeadSeconds: 2 });
+      await client.connect();
+      await Bun.sleep(4500);
+      const events = await collect(client.interact("hello", { audioOutput: false }));
+      expect(events.at(-1)!.event).toBe("interaction_complete");
+      expect(short.logs.some((l) => l.includes('"ws_closed"'))).toBe(false);
+      client.close();
+    } finally {
+      await short.close();
+    }
+  }, 15_000);
+
+  it("reconnects after the connection drops", async () => {
+    const hoot = new HootApi(server.url);
+    await hoot.login(team.developerKey);
+    const player = await hoot.createPlayer("reconnector");
+    const client = new InteractClient({ baseUrl: server.url, apiKey: team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+    await client.connect();
+    await server.interact.registry.shutdown();
+    await Bun.sleep(600);
+    const events = await collect(client.interact("are you there?", { audioOutput: false }));
+    expect(events.at(-1)!.event).toBe("interaction_complete");
+    client.close();
+  });
+});
