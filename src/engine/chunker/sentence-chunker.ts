@@ -7,7 +7,7 @@
  * - a sentence ends at . ! ? … (runs like "?!" and "..." included, then closing quotes/brackets) followed by
  *   whitespace, at CJK 。！？ with no space needed, and at a line break;
  * - a full stop does not end a sentence after an abbreviation ("Mr.", "e.g."), inside a number ("2.54"),
- *   or when dots are followed by a lowercase word ("Well... maybe");
+ *   or when the next word starts in lowercase ("Well... maybe", '"Hi!" said the owl');
  * - the first unit of a turn may be a clause cut at , ; : or a dash once it has `firstClauseMinWords` words,
  *   so speech can start before the first sentence is complete;
  * - units with nothing to say (only emoji or punctuation) are carried into the next unit, never emitted alone;
@@ -129,12 +129,11 @@ export class SentenceChunker {
     if (!isSpace(buf[end] as string)) return { kind: "skip", next: end };
     const run = buf.slice(i, end).replace(/[^.!?…。！？．]+$/, "");
     if (run === "." && ABBREVIATIONS.has(wordBefore(buf, i))) return { kind: "skip", next: end };
-    if (/^[.…]+$/.test(run)) {
-      let k = end;
-      while (k < buf.length && isSpace(buf[k] as string)) k++;
-      if (k === buf.length) return final ? { kind: "cut", end } : WAIT;
-      if (isLower(buf[k] as string)) return { kind: "skip", next: end };
-    }
+    // A lowercase word next means the sentence goes on: "Well... maybe", '"Hello!" said the owl'.
+    let k = end;
+    while (k < buf.length && isSpace(buf[k] as string)) k++;
+    if (k === buf.length) return final ? { kind: "cut", end } : WAIT;
+    if (isLower(buf[k] as string)) return { kind: "skip", next: end };
     return { kind: "cut", end };
   }
 

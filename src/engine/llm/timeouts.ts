@@ -26,28 +26,40 @@ export async function* streamWithTimeouts(provider: LlmProvider, request: LlmReq
   const iterator = provider.stream({ ...request, signal: controller.signal })[Symbol.asyncIterator]();
   let deadline = performance.now() + timeouts.firstTokenMs;
   let started = false;
-  let pending: ((error: LlmError | null) => void) | null = null;
+  /** Releases the current wait for the provider with `null` (aborted or timed out). */
+  let pending: ((released: null) => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
-
+  let timerDue = 0;
+  const arm = (ms: number): void => {
+    timerDue = performance.now() + ms;
+    timer = setTimeout(watch, ms);
+  };
   const watch = (): void => {
     // While the consumer holds a token nobody is waiting on the provider: the stall clock restarts at the next read.
     const left = pending ? deadline - performance.now() : timeouts.stallMs;
     if (left > 0) {
-      timer = setTimeout(watch, left);
+      arm(left);
       return;
     }
     const message = started ? "the language model stream stalled" : "the language model did not start answering in time";
+    // Aborting stops the provider's request; onAbort then releases the wait, which rethrows this reason.
     controller.abort(new LlmError(message, "timeout", true));
-    pending?.(controller.signal.reason as LlmError);
   };
   const onAbort = (): void => pending?.(null);
-  timer = setTimeout(watch, timeouts.firstTokenMs);
+  arm(timeouts.firstTokenMs);
   controller.signal.addEventListener("abort", onAbort);
 
   try {
     while (true) {
-      if (started) deadline = performance.now() + timeouts.stallMs;
-      const result = await new Promise<IteratorResult<string> | LlmError | null>((resolve, reject) => {
+      if (started) {
+        deadline = performance.now() + timeouts.stallMs;
+        // The stall deadline can be sooner than the first-token one the timer was armed for.
+        if (timerDue > deadline) {
+          clearTimeout(timer);
+          arm(timeouts.stallMs);
+        }
+      }
+      const result = await new Promise<IteratorResult<string> | null>((resolve, reject) => {
         pending = resolve;
         iterator.next().then(resolve, reject);
       });
@@ -57,7 +69,6 @@ export async function* streamWithTimeouts(provider: LlmProvider, request: LlmReq
         if (reason instanceof LlmError && !request.signal.aborted) throw reason;
         return;
       }
-      if (result instanceof LlmError) throw result;
       if (result.done) return;
       if (result.value === "") continue;
       started = true;

@@ -13,7 +13,7 @@ const PROBLEMS = ["a gust of wind blew its favorite hat far away", "it took a wr
 const HELPERS = ["a wise old turtle", "a chatty little bird", "a kind bunny", "a giggly squirrel", "a gentle bear", "a firefly with a tiny lantern"];
 const SOLUTIONS = ["found a clever way to fix everything", "worked as a team, one step at a time", "tried again and again until it worked", "built a bridge out of sticks and leaves"];
 const ENDINGS = ["everyone shared a big picnic under the stars", "HERO learned that friends make everything easier", "they laughed so much that the whole forest giggled too", "HERO curled up in bed with a big smile"];
-const CLOSERS = ["The end!", "And that's my story! Did you like it?", "What do you think happens next?", "Sweet dreams, little story!"];
+const CLOSERS = ["The end!", "And that's my story, did you like it?", "What do you think happens next?", "Sweet dreams, little story!"];
 
 /**
  * Tells a story about `subject` ("dragon", "Mia", "me") or, without one, about the character.
