@@ -8,15 +8,15 @@ import type { Logger } from "../log.ts";
 import type { HistoryMessage } from "../engine/types.ts";
 import { appendMessages, deleteMessagesBefore, newestMessages } from "./repo.ts";
 
-// Enough rows that any sane budget is filled; the budget trims further.
-const MAX_ROWS = 200;
+// Rows fetched per turn: enough to fill the budget with short messages, never the whole table.
+const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
 
 /** The newest messages of a player that fit `budgetChars`, oldest first. */
 export function loadHistory(db: Db, playerId: number, budgetChars: number): HistoryMessage[] {
   if (budgetChars <= 0) return [];
   const out: HistoryMessage[] = [];
   let used = 0;
-  for (const m of newestMessages(db, playerId, MAX_ROWS)) {
+  for (const m of newestMessages(db, playerId, maxRows(budgetChars))) {
     used += m.text.length;
     if (used > budgetChars) break;
     out.push(m);

@@ -13,10 +13,15 @@ export interface RequestStamp {
 
 type Payload = Record<string, unknown>;
 
+// A stream sends many messages with the same start time: format it once per request.
+const startText = new WeakMap<RequestStamp, string>();
+
 function times(stamp: RequestStamp): Payload {
+  let start = startText.get(stamp);
+  if (start === undefined) startText.set(stamp, (start = formatMicros(stamp.serverStart)));
   return {
     client_start_time: stamp.clientStartTime,
-    server_start_time: formatMicros(stamp.serverStart),
+    server_start_time: start,
     server_end_time: formatMicros(nowMicros()),
   };
 }

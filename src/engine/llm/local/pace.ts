@@ -1,7 +1,7 @@
 /**
  * Streams the composed reply like a model would: word-ish tokens carrying their leading spaces, paced at a
  * fixed rate. Token i is due at start + i/rate (not "sleep after each token"), so timer lateness never adds up.
- * A rate of 0 means no pacing and no timers at all (benchmarks).
+ * A rate of 0 means no pacing and no timers (benchmarks); it only yields to the event loop between tokens.
  */
 import { sleep } from "../../pipeline/abort.ts";
 
@@ -21,6 +21,10 @@ export async function* paceTokens(tokens: readonly string[], tokensPerSecond: nu
     if (interval > 0) {
       const wait = start + i * interval - performance.now();
       if (wait > 0) await sleep(wait, signal);
+    } else if (i > 0) {
+      // Full speed still yields to the event loop between tokens: otherwise one turn runs start to finish in
+      // microtasks and every other socket's messages wait behind it (first-text latency grows with load).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (signal.aborted) return;
     yield tokens[i] as string;
