@@ -27,7 +27,14 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
     engine,
     logger: deps.logger,
     historyBudgetChars: config.historyBudgetChars,
-    authenticate: (token) => deps.callers.fromToken(token),
+    authenticate: async (token) => {
+      const caller = await deps.callers.fromToken(token);
+      if (!caller || caller.kind !== "player") {
+        deps.metrics.authFailures.inc({ reason: "ws_bad_token" });
+        deps.logger.warn({ event: "ws_auth_failed", tokenChars: token.length }, "interact authentication failed");
+      }
+      return caller;
+    },
     admit: (session, playerId) => registry.admit(session, playerId),
     validateConfig: (c) => validateAgainstEngine(c, engine),
     limits: {
