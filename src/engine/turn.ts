@@ -40,6 +40,7 @@ export interface TurnDeps {
  * @example for await (const event of runTurn(input, deps)) socket.send(event)
  */
 export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator<TurnEvent> {
+  if (input.signal.aborted) return;
   const began = performance.now();
   const { controller, dispose } = childController(input.signal);
   const signal = controller.signal;

@@ -40,6 +40,7 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
       }
     }
   } finally {
-    void source.return?.();
+    // Tell the sentence source we are done; its own failure is not this stage's to report.
+    void Promise.resolve(source.return?.()).catch(() => {});
   }
 }
