@@ -17,8 +17,9 @@ const NUDGES = ["I'm still here", "Guess what", "Let's keep going", "Hello again
 export function greet(situation: Situation, random: Random): string[] {
   const sound = soundOf(situation);
   const hello = random.pick(["Hi", "Hello", "Hey there", "Hello there"]);
-  const me = selfName(situation);
-  const opening = `${hello}${situation.childName ? ` ${situation.childName}` : random.pick([", friend", ""])}, I'm ${me}!`;
+  const known = situation.name !== null || situation.kind !== null;
+  const who = situation.childName ? ` ${situation.childName}` : random.pick([", friend", ""]);
+  const opening = known ? `${hello}${who}, I'm ${selfName(situation)}!` : `${hello}${who}!`;
   const sentences = [sound && random.chance(0.7) ? `${sound} ${opening}` : opening];
   const remark = contextRemark(situation, random);
   if (remark) sentences.push(remark);

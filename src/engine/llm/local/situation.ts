@@ -70,7 +70,8 @@ function nameFromContext(context: Context): string | null {
   for (const [key, value] of Object.entries(context)) {
     if (NAME_KEYS.has(keyOf(key)) && typeof value === "string") {
       const name = safeEcho(value, 2);
-      if (name) return capitalize(name);
+      // A name is letters only: an id or a number in a "player" field is not something to call a child.
+      if (name && /^[\p{L}' -]+$/u.test(name)) return capitalize(name);
     }
   }
   return null;
