@@ -41,8 +41,8 @@ async function serve(config: Config): Promise<number> {
         `Saved to ${path} (mode 0600). They are not shown again.\n\n`,
     );
   }
-  process.stderr.write(`hoot listening on ${server.url} (docs: ${server.url}/docs)\n`);
-  return new Promise<number>((resolve) => {
+  // Handlers go in before the "listening" line, so a supervisor that signals as soon as it sees it is honoured.
+  const stopped = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       server.logger.info({ event: "signal", signal }, "shutting down");
       server.stop().then(
@@ -53,6 +53,8 @@ async function serve(config: Config): Promise<number> {
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
+  process.stderr.write(`hoot listening on ${server.url} (docs: ${server.url}/docs)\n`);
+  return stopped;
 }
 
 main(process.argv.slice(2)).then(
