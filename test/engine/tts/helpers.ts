@@ -1,0 +1,129 @@
+/**
+ * What the tts tests check audio with: a real MP3 decoder (mpg123 compiled to wasm), frame-level checks,
+ * a crude pitch estimate, and a logger that keeps every line so a test can prove no text was logged.
+ */
+import { MPEGDecoder } from "mpg123-decoder";
+import { type FrameHeader, parseFrameHeader, splitFrames } from "../../../src/engine/tts/audio/mp3-frames.ts";
+import type { AudioChunk, TtsLogger } from "../../../src/engine/tts/index.ts";
+
+export interface Decoded {
+  samples: Float32Array;
+  sampleRate: number;
+  errors: number;
+}
+
+/** Decodes one MP3 stream (a sentence's chunks joined) with a fresh decoder. */
+export async function decodeMp3(bytes: Uint8Array): Promise<Decoded> {
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  try {
+    const result = decoder.decode(bytes);
+    return { samples: result.channelData[0] ?? new Float32Array(0), sampleRate: result.sampleRate, errors: result.errors.length };
+  } finally {
+    decoder.free();
+  }
+}
+
+/** Reads little-endian 16-bit samples as floats in [-1, 1). */
+export function decodePcm16(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array(bytes.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt16(i * 2, true) / 32768;
+  return out;
+}
+
+export function join(chunks: AudioChunk[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.data.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk.data, offset);
+    offset += chunk.data.length;
+  }
+  return out;
+}
+
+export function rms(samples: Float32Array): number {
+  let sum = 0;
+  for (const sample of samples) sum += sample * sample;
+  return Math.sqrt(sum / Math.max(1, samples.length));
+}
+
+/** Frame headers of a chunk, throwing if the chunk does not start on a sync or ends inside a frame. */
+export function framesOf(bytes: Uint8Array): FrameHeader[] {
+  return splitFrames(bytes).map((frame) => frame.header);
+}
+
+/**
+ * main_data_begin of every MPEG-1 Layer III frame: 0 means the frame takes no bits from earlier frames (no bit
+ * reservoir), so it decodes on its own.
+ */
+export function mainDataBegins(bytes: Uint8Array): number[] {
+  return splitFrames(bytes).map(({ offset }) => {
+    const protectedByCrc = (bytes[offset + 1] & 1) === 0;
+    const side = offset + 4 + (protectedByCrc ? 2 : 0);
+    return (bytes[side] << 1) | (bytes[side + 1] >> 7);
+  });
+}
+
+export { parseFrameHeader };
+
+/** Median pitch (Hz) of voiced 40 ms windows, by normalized autocorrelation. */
+export function medianPitch(samples: Float32Array, sampleRate: number): number {
+  const win = Math.round(sampleRate * 0.04);
+  const hop = Math.round(sampleRate * 0.02);
+  const found: number[] = [];
+  for (let start = 0; start + win * 2 < samples.length; start += hop) {
+    let energy = 0;
+    for (let i = 0; i < win; i++) energy += samples[start + i] ** 2;
+    if (Math.sqrt(energy / win) < 0.02) continue;
+    let best = 0;
+    let bestLag = 0;
+    for (let lag = Math.round(sampleRate / 400); lag < Math.round(sampleRate / 70); lag++) {
+      let c = 0;
+      let a = 0;
+      let b = 0;
+      for (let i = 0; i < win; i++) {
+        c += samples[start + i] * samples[start + i + lag];
+        a += samples[start + i] ** 2;
+        b += samples[start + i + lag] ** 2;
+      }
+      const r = c / Math.sqrt(a * b + 1e-12);
+      if (r > best) {
+        best = r;
+        bestLag = lag;
+      }
+    }
+    if (best > 0.7) found.push(sampleRate / bestLag);
+  }
+  found.sort((x, y) => x - y);
+  return found[Math.floor(found.length / 2)] ?? 0;
+}
+
+/** Collects every chunk of a stream, with the time the first one arrived. */
+export async function collect(stream: AsyncIterable<AudioChunk>): Promise<{ chunks: AudioChunk[]; firstMs: number; totalMs: number }> {
+  const started = performance.now();
+  const chunks: AudioChunk[] = [];
+  let firstMs = -1;
+  for await (const chunk of stream) {
+    if (firstMs < 0) firstMs = performance.now() - started;
+    chunks.push(chunk);
+  }
+  return { chunks, firstMs, totalMs: performance.now() - started };
+}
+
+/** Whatever `promise` throws (or null). */
+export async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** A logger that keeps every line. */
+export function recordingLogger(): TtsLogger & { lines: { level: string; fields: Record<string, unknown>; message: string }[] } {
+  const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+  const at = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
+  return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
