@@ -1,0 +1,100 @@
+/**
+ * Aborts and deadlines on a one-worker provider, where a worker that is not freed would block the next request.
+ */
+import { afterEach, describe, expect, it } from "bun:test";
+import { loadConfig } from "../../../src/config.ts";
+import { LocalSpeechProvider, type SpeechRequest, TtsError } from "../../../src/engine/tts/index.ts";
+import { caught, collect, decodeMp3, join, recordingLogger } from "./helpers.ts";
+
+const LONG = "The little owl flew over the quiet forest, past the river and the hills, looking for her friends. ".repeat(8);
+const VERY_LONG = LONG.repeat(8);
+
+let tts: LocalSpeechProvider | null = null;
+
+async function provider(settings: Record<string, string> = {}): Promise<LocalSpeechProvider> {
+  tts = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1", ...settings }), recordingLogger());
+  await tts.ready();
+  return tts;
+}
+
+function request(text: string, signal: AbortSignal): SpeechRequest {
+  return { text, voice: {}, format: "mp3", signal };
+}
+
+afterEach(async () => {
+  await tts?.close();
+  tts = null;
+});
+
+describe("local speech provider: abort and deadlines", () => {
+  it("stops at once when aborted mid-sentence and frees the worker for the next request", async () => {
+    const speech = await provider();
+    const controller = new AbortController();
+    const chunks: Uint8Array[] = [];
+    let endedMs = 0;
+    for await (const chunk of speech.synthesize(request(LONG, controller.signal))) {
+      chunks.push(chunk.data);
+      if (chunks.length === 2) {
+        const abortedAt = performance.now();
+        controller.abort();
+        queueMicrotask(() => (endedMs = performance.now() - abortedAt));
+      }
+    }
+    // Nothing arrives after the abort, not even chunks that were already produced.
+    expect(chunks.length).toBe(2);
+    expect(endedMs).toBeLessThan(50);
+    // A whole LONG sentence takes seconds to encode; the next one must not wait for it.
+    const next = await collect(speech.synthesize(request("Are you still there?", new AbortController().signal)));
+    expect(next.firstMs).toBeLessThan(800);
+    expect((await decodeMp3(join(next.chunks))).errors).toBe(0);
+  });
+
+  it("drops an aborted request from the queue without touching the running one", async () => {
+    const speech = await provider();
+    const running = collect(speech.synthesize(request("First, a sentence that is running.", new AbortController().signal)));
+    const controller = new AbortController();
+    const queued = collect(speech.synthesize(request("Second, a sentence that waits.", controller.signal)));
+    controller.abort();
+    const dropped = await queued;
+    expect(dropped.chunks).toEqual([]);
+    expect(dropped.totalMs).toBeLessThan(50);
+    expect((await running).chunks.length).toBeGreaterThan(0);
+  });
+
+  it("stops when the consumer stops iterating early", async () => {
+    const speech = await provider();
+    for await (const _ of speech.synthesize(request(LONG, new AbortController().signal))) break;
+    const next = await collect(speech.synthesize(request("Hello again.", new AbortController().signal)));
+    expect(next.firstMs).toBeLessThan(800);
+  });
+
+  it("replaces a worker stuck in a long flite run after an abort, so the next request is not held up", async () => {
+    const speech = await provider();
+    const controller = new AbortController();
+    const stuck = collect(speech.synthesize(request(VERY_LONG, controller.signal)));
+    await Bun.sleep(100);
+    const abortedAt = performance.now();
+    controller.abort();
+    expect((await stuck).chunks).toEqual([]);
+    await collect(speech.synthesize(request("Hello again.", new AbortController().signal)));
+    // flite alone needs seconds for VERY_LONG; a replaced worker answers after the grace period plus a warm-up.
+    expect(performance.now() - abortedAt).toBeLessThan(2000);
+  });
+
+  it("fails a sentence that runs past HOOT_TTS_TIMEOUT_MS with a retryable TtsError, then keeps working", async () => {
+    const speech = await provider({ HOOT_TTS_TIMEOUT_MS: "1200" });
+    const started = performance.now();
+    const error = await caught(collect(speech.synthesize(request(VERY_LONG, new AbortController().signal))));
+    expect(error).toBeInstanceOf(TtsError);
+    expect((error as TtsError).retryable).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+    const next = await collect(speech.synthesize(request("Still here.", new AbortController().signal)));
+    expect(next.chunks.length).toBeGreaterThan(0);
+  });
+
+  it("fails requests made after close with a TtsError", async () => {
+    const speech = await provider();
+    await speech.close();
+    expect(await caught(collect(speech.synthesize(request("Hello.", new AbortController().signal))))).toBeInstanceOf(TtsError);
+  });
+});
