@@ -24,7 +24,7 @@ let received: Received[] = [];
 const stalls: (() => void)[] = [];
 
 /** Two seconds of tone from the real encoder, behind an ID3v2 tag as many TTS services send it. */
-function serviceMp3(): { body: Uint8Array; audio: Uint8Array } {
+function serviceMp3(): { body: Buffer; audio: Buffer } {
   const samples = new Int16Array(64000);
   for (let i = 0; i < samples.length; i++) samples[i] = Math.round(9000 * Math.sin((2 * Math.PI * 330 * i) / 32000));
   const audio = Buffer.concat([...encodeMp3(samples, () => false)]);
