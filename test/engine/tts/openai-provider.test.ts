@@ -24,12 +24,12 @@ let received: Received[] = [];
 const stalls: (() => void)[] = [];
 
 /** Two seconds of tone from the real encoder, behind an ID3v2 tag as many TTS services send it. */
-function serviceMp3(): { body: Buffer; audio: Buffer } {
+function serviceMp3(): { body: Uint8Array<ArrayBuffer>; audio: Uint8Array<ArrayBuffer> } {
   const samples = new Int16Array(64000);
   for (let i = 0; i < samples.length; i++) samples[i] = Math.round(9000 * Math.sin((2 * Math.PI * 330 * i) / 32000));
   const audio = Buffer.concat([...encodeMp3(samples, () => false)]);
   const id3 = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 20]), Buffer.alloc(20, 0xff)]);
-  return { body: Buffer.concat([id3, audio]), audio };
+  return { body: new Uint8Array(Buffer.concat([id3, audio])), audio: new Uint8Array(audio) };
 }
 
 /** A body sent in odd-sized pieces with small pauses, so frames arrive split across network reads. */
@@ -111,7 +111,7 @@ describe("OpenAI speech provider", () => {
       expect(chunk.sampleRate).toBe(32000);
       framesOf(chunk.data);
     }
-    expect(Buffer.from(join(chunks)).equals(audio)).toBe(true);
+    expect(Buffer.from(join(chunks)).equals(Buffer.from(audio))).toBe(true);
     expect(chunks.length).toBe(Math.ceil(splitFrames(audio).length / 6));
     expect((await decodeMp3(join(chunks))).errors).toBe(0);
   });
