@@ -1,0 +1,118 @@
+/**
+ * The offline speech engine alone (flite + resampling + MP3 encoding in workers), without the language model.
+ * Run: `npx bun bench/speech-engine.ts [ttfc-iterations]`.
+ *
+ * 1. Real-time factor (synthesis time / audio duration) per typical sentence: flite alone on this thread,
+ *    then the whole path through one worker for mp3 and pcm16 (what a request really costs).
+ * 2. Time to first chunk for a turn's first short clause on an idle pool: p50 / p99.
+ * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
+ *    pool is kept full (seconds of audio produced per wall-clock second).
+ */
+import { loadConfig } from "../src/config.ts";
+import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
+import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
+import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
+import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
+import type { AudioFormat } from "../src/engine/types.ts";
+import { type AudioChunk, LocalSpeechProvider } from "../src/engine/tts/index.ts";
+import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
+
+const SENTENCES = [
+  "Hi there!",
+  "Oh, what a great question!",
+  "Owls can turn their heads almost all the way around.",
+  "Once upon a time, a little owl named Hoot lived in a tall oak tree at the edge of the forest.",
+  "Do you want to hear what happened next, or shall we count the stars together?",
+  "That's right, three plus four makes seven, well done!",
+  "The moon looks different every night because we see different parts of it lit by the sun.",
+  "Let's take a deep breath, and then we can try again, one step at a time.",
+];
+const FIRST_CLAUSES = ["Hi there!", "Oh, hello!", "Wow, good question!", "Hmm, let me think.", "Yes!"];
+const ttfcIterations = Number(process.argv[2] ?? 60);
+const workers = loadConfig().ttsWorkers;
+
+function audioSeconds(chunks: AudioChunk[]): number {
+  let seconds = 0;
+  for (const chunk of chunks) {
+    if (chunk.mimeType === "audio/mpeg") for (const { header } of splitFrames(chunk.data)) seconds += header.samples / header.sampleRate;
+    else seconds += chunk.data.length / 2 / chunk.sampleRate;
+  }
+  return seconds;
+}
+
+async function speak(tts: LocalSpeechProvider, text: string, format: AudioFormat): Promise<{ firstMs: number; totalMs: number; seconds: number }> {
+  const started = performance.now();
+  let firstMs = -1;
+  const chunks: AudioChunk[] = [];
+  for await (const chunk of tts.synthesize({ text, voice: {}, format, signal: new AbortController().signal })) {
+    if (firstMs < 0) firstMs = performance.now() - started;
+    chunks.push(chunk);
+  }
+  return { firstMs, totalMs: performance.now() - started, seconds: audioSeconds(chunks) };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function table(rows: (string | number)[][]): void {
+  const cells = rows.map((row) => row.map((cell) => (typeof cell === "number" ? cell.toFixed(3) : cell)));
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  for (const row of cells) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+  console.log();
+}
+
+// 1. Real-time factor per sentence.
+const module = await loadFliteModule();
+await runFlite(module, "Warming up.", DEFAULT_FLITE_VOICE, {});
+const single = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1" }), { debug() {}, info() {}, warn() {}, error() {} });
+await single.ready();
+const rows: (string | number)[][] = [["sentence", "audio s", "flite RTF", "mp3 RTF", "pcm16 RTF"]];
+const totals = { audio: 0, flite: 0, mp3: 0, pcm: 0 };
+for (const text of SENTENCES) {
+  const started = performance.now();
+  const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {});
+  const fliteMs = performance.now() - started;
+  const seconds = pcm.samples.length / pcm.sampleRate;
+  const mp3 = await speak(single, text, "mp3");
+  const raw = await speak(single, text, "pcm16");
+  totals.audio += seconds;
+  totals.flite += fliteMs / 1000;
+  totals.mp3 += mp3.totalMs / 1000;
+  totals.pcm += raw.totalMs / 1000;
+  const label = text.length > 44 ? `${text.slice(0, 41)}...` : text;
+  rows.push([label, seconds, fliteMs / 1000 / seconds, mp3.totalMs / 1000 / seconds, raw.totalMs / 1000 / seconds]);
+}
+rows.push(["all sentences", totals.audio, totals.flite / totals.audio, totals.mp3 / totals.audio, totals.pcm / totals.audio]);
+console.log(`Real-time factor (lower is faster; one worker, one request at a time)\n`);
+table(rows);
+await single.close();
+
+// 2. Time to first chunk on an idle pool.
+const pool = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: String(workers) }), { debug() {}, info() {}, warn() {}, error() {} });
+await pool.ready();
+await Bun.sleep(1000); // let every worker finish its warm-up
+const ttfc: Record<AudioFormat, number[]> = { mp3: [], pcm16: [] };
+for (let i = 0; i < ttfcIterations; i++) {
+  for (const format of ["mp3", "pcm16"] as const) ttfc[format].push((await speak(pool, FIRST_CLAUSES[i % FIRST_CLAUSES.length], format)).firstMs);
+}
+console.log(`Time to first chunk, first short clause, idle pool (${ttfcIterations} runs each)\n`);
+table([
+  ["format", "p50 ms", "p99 ms", "max ms"],
+  ...(["mp3", "pcm16"] as const).map((format) => [format, percentile(ttfc[format], 50), percentile(ttfc[format], 99), Math.max(...ttfc[format])]),
+]);
+
+// 3. Concurrent limit.
+const started = performance.now();
+const batch = await Promise.all(Array.from({ length: workers * 6 }, (_, i) => speak(pool, SENTENCES[i % SENTENCES.length], "mp3")));
+const wallSeconds = (performance.now() - started) / 1000;
+const produced = batch.reduce((sum, result) => sum + result.seconds, 0);
+await pool.close();
+const rtf = totals.mp3 / totals.audio;
+console.log(`Concurrent limit (${workers} workers, mp3)\n`);
+table([
+  ["measure", "streams"],
+  ["workers / RTF (estimate)", workers / rtf],
+  ["audio s per wall s, pool kept full", produced / wallSeconds],
+]);
