@@ -1,22 +1,23 @@
 /**
  * A pool of synthesis workers, so flite and the MP3 encoder never run on the event loop.
  *
- * Data model: `size` slots, each one Worker with its own flite instances (all built from one shared compiled
- * module) and a shared cancel word; one FIFO queue of jobs. A slot runs one job at a time.
+ * Data model: `size` worker slots (each with its own flite instances, all built from one shared compiled
+ * module), one FIFO queue of jobs, and for each busy slot the job it runs. A slot runs one job at a time.
  * Rules:
- * - an aborted job that is still queued leaves the queue at once;
- * - an aborted running job ends for its consumer at once; its worker stops at the next chunk boundary, and a
- *   worker that does not report back within `cancelGraceMs` (stuck in one long flite run) is replaced, so a
- *   slot is never held by work nobody wants;
- * - a job running longer than `jobTimeoutMs`, or a worker that crashes, fails that job with a retryable
- *   TtsError and gets a fresh worker; workers that die before ever becoming ready are not respawned forever.
- * - idle workers are unref'd, so an idle pool never keeps the process alive.
+ * - a job has one deadline (`jobTimeoutMs`) covering queueing and running; past it the job fails with a
+ *   retryable TtsError, and if it was running its worker is replaced;
+ * - an aborted queued job leaves the queue at once; an aborted running job ends for its consumer at once
+ *   (unread audio dropped), its worker stops at the next chunk boundary, and a worker that has not reported
+ *   back within `cancelGraceMs` (stuck in one long flite run) is replaced, so nobody waits on unwanted work;
+ * - a crashed worker fails its job (retryable) and is replaced; if workers keep dying before they are ready,
+ *   the pool gives up and fails everything with a non-retryable TtsError instead of respawning forever.
  */
 import type { AudioFormat, VoiceProfile } from "../../types.ts";
 import { ChunkQueue } from "../chunk-queue.ts";
 import type { TtsLogger } from "../logger.ts";
 import { type AudioChunk, TtsError } from "../types.ts";
-import type { FromWorker, JobMessage } from "./protocol.ts";
+import type { FromWorker } from "./protocol.ts";
+import { WorkerSlot } from "./worker-slot.ts";
 
 export interface PoolJob {
   text: string;
@@ -33,35 +34,26 @@ export interface PoolOptions {
   logger: TtsLogger;
 }
 
-interface Job {
+interface Job extends PoolJob {
   id: number;
-  message: JobMessage;
   out: ChunkQueue<AudioChunk>;
-  slot: Slot | null;
-  timer: Timer | null;
-  /** The consumer no longer wants this job's audio (aborted, stopped iterating, or it already ended). */
-  stopped: boolean;
+  deadline: Timer | null;
+  /** True once the consumer has its ending (done, failed, aborted): later output is dropped. */
+  settled: boolean;
   unlisten: () => void;
-}
-
-interface Slot {
-  worker: Worker;
-  cancel: Int32Array;
-  ready: boolean;
-  running: Job | null;
-  graceTimer: Timer | null;
 }
 
 const MAX_FAILED_STARTS = 3;
 
 export class FlitePool {
   private readonly queue: Job[] = [];
-  private readonly slots: Slot[] = [];
-  private nextId = 1;
-  private failedStarts = 0;
+  private slots: WorkerSlot[] = [];
+  private readonly running = new Map<WorkerSlot, Job>();
+  private readonly graceTimers = new Map<WorkerSlot, Timer>();
   private module: WebAssembly.Module | null = null;
-  private broken: TtsError | null = null;
-  private closed = false;
+  private failedStarts = 0;
+  private nextId = 1;
+  private stopped: TtsError | null = null;
 
   constructor(
     module: Promise<WebAssembly.Module>,
@@ -70,43 +62,38 @@ export class FlitePool {
     module.then(
       (compiled) => {
         this.module = compiled;
-        if (this.closed) return;
-        for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+        if (!this.stopped) this.slots = Array.from({ length: options.size }, () => this.spawn(compiled));
       },
-      (error: unknown) => this.breakPool(`flite could not be loaded: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => this.shutDown(new TtsError(`flite could not be loaded (${error instanceof Error ? error.message : "unknown error"})`, false)),
     );
   }
 
-  /** Resolves once at least one worker is ready (or rejects if the engine cannot start). */
+  /** Resolves once a worker is warm; rejects if the engine cannot start or was closed. */
   async ready(): Promise<void> {
     while (!this.slots.some((slot) => slot.ready)) {
-      if (this.broken) throw this.broken;
-      if (this.closed) throw new TtsError("speech engine is closed", false);
+      if (this.stopped) throw this.stopped;
       await Bun.sleep(10);
     }
   }
 
   /**
-   * Queues one sentence; audio chunks arrive in the returned stream as the worker produces them.
+   * Queues one sentence; its chunks arrive in the returned stream as the worker produces them.
    * @example for await (const chunk of pool.submit(job, signal)) send(chunk)
    */
   submit(request: PoolJob, signal: AbortSignal): AsyncIterable<AudioChunk> {
-    const id = this.nextId++;
-    const message: JobMessage = { type: "job", id, ...request };
-    const job: Job = { id, message, out: new ChunkQueue<AudioChunk>(() => this.cancel(job)), slot: null, timer: null, stopped: false, unlisten: () => {} };
-    if (this.broken || this.closed) {
-      job.out.fail(this.broken ?? new TtsError("speech engine is closed", false));
+    const job: Job = { ...request, id: this.nextId++, out: new ChunkQueue<AudioChunk>(() => this.cancel(job)), deadline: null, settled: false, unlisten: () => {} };
+    if (this.stopped) {
+      this.settle(job, this.stopped);
       return job.out;
     }
     if (signal.aborted) {
-      job.out.end();
+      this.settle(job, null);
       return job.out;
     }
     const onAbort = () => this.cancel(job);
     signal.addEventListener("abort", onAbort, { once: true });
     job.unlisten = () => signal.removeEventListener("abort", onAbort);
-    // The deadline covers waiting and running, so no caller can hang on a pool that never gets to its job.
-    job.timer = setTimeout(() => this.timeOut(job), this.options.jobTimeoutMs);
+    job.deadline = setTimeout(() => this.expire(job), this.options.jobTimeoutMs);
     this.queue.push(job);
     this.dispatch();
     return job.out;
@@ -114,159 +101,130 @@ export class FlitePool {
 
   /** Stops every worker; queued and running jobs fail with a non-retryable TtsError. */
   async close(): Promise<void> {
-    this.closed = true;
-    const error = new TtsError("speech engine is closed", false);
-    for (const job of this.queue.splice(0)) this.finish(job, error);
-    for (const slot of this.slots) {
-      if (slot.running) this.finish(slot.running, error);
-      this.stopWorker(slot);
-    }
-    this.slots.length = 0;
-  }
-
-  /** Jobs waiting for a worker (for metrics and tests). */
-  get queued(): number {
-    return this.queue.length;
-  }
-
-  /** Workers currently running a job, cancelled ones included until they report back. */
-  get busy(): number {
-    return this.slots.filter((slot) => slot.running).length;
+    this.shutDown(new TtsError("speech engine is closed", false), false);
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (!slot.ready || slot.running) continue;
+      if (!slot.ready || this.running.has(slot)) continue;
       const job = this.queue.shift();
-      if (job) this.start(slot, job);
+      if (!job) return;
+      this.running.set(slot, job);
+      slot.run({ type: "job", id: job.id, text: job.text, voiceId: job.voiceId, profile: job.profile, format: job.format });
     }
   }
 
-  private start(slot: Slot, job: Job): void {
-    slot.running = job;
-    job.slot = slot;
-    Atomics.store(slot.cancel, 0, 0);
-    keepAlive(slot.worker, true);
-    slot.worker.postMessage(job.message);
+  private slotOf(job: Job): WorkerSlot | null {
+    for (const [slot, running] of this.running) if (running === job) return slot;
+    return null;
   }
 
   private cancel(job: Job): void {
-    if (job.stopped) return;
-    const index = this.queue.indexOf(job);
-    if (index >= 0) this.queue.splice(index, 1);
-    // Audio already produced but not yet read is dropped too: an interrupted sentence must not play on.
+    if (job.settled) return;
+    this.dequeue(job);
+    // Audio produced but not yet read is dropped too: an interrupted sentence must not play on.
     job.out.abort();
-    this.finish(job, null);
-    const slot = job.slot;
-    if (!slot || slot.running !== job) return;
-    Atomics.store(slot.cancel, 0, job.id);
-    slot.graceTimer = setTimeout(() => {
-      this.options.logger.warn({ jobId: job.id }, "tts worker did not stop after cancel; replacing it");
-      this.replace(slot);
-    }, this.options.cancelGraceMs);
+    this.settle(job, null);
+    const slot = this.slotOf(job);
+    if (!slot) return;
+    slot.cancel(job.id);
+    this.graceTimers.set(
+      slot,
+      setTimeout(() => {
+        this.options.logger.warn({ jobId: job.id }, "tts worker did not stop after cancel; replacing it");
+        this.replace(slot);
+      }, this.options.cancelGraceMs),
+    );
   }
 
-  private timeOut(job: Job): void {
-    const running = job.slot?.running === job;
-    this.options.logger.warn({ jobId: job.id, timeoutMs: this.options.jobTimeoutMs, running }, "tts job timed out");
+  private expire(job: Job): void {
+    const slot = this.slotOf(job);
+    this.options.logger.warn({ jobId: job.id, timeoutMs: this.options.jobTimeoutMs, running: slot !== null }, "tts job timed out");
+    this.dequeue(job);
+    this.settle(job, new TtsError("speech synthesis timed out", true));
+    if (slot) this.replace(slot);
+  }
+
+  private dequeue(job: Job): void {
     const index = this.queue.indexOf(job);
     if (index >= 0) this.queue.splice(index, 1);
-    this.finish(job, new TtsError("speech synthesis timed out", true));
-    if (running && job.slot) this.replace(job.slot);
   }
 
-  private finish(job: Job, error: TtsError | null): void {
-    job.stopped = true;
-    if (job.timer) clearTimeout(job.timer);
-    job.timer = null;
+  /** Gives the consumer its ending (once): the end of the stream, or `error`. */
+  private settle(job: Job, error: TtsError | null): void {
+    if (job.settled) return;
+    job.settled = true;
+    if (job.deadline) clearTimeout(job.deadline);
     job.unlisten();
     if (error) job.out.fail(error);
     else job.out.end();
   }
 
-  private onMessage(slot: Slot, message: FromWorker): void {
+  private onMessage(slot: WorkerSlot, message: FromWorker): void {
     if (message.type === "ready") {
-      slot.ready = true;
       this.failedStarts = 0;
-      this.dispatch();
-      return;
+      return this.dispatch();
     }
-    const job = slot.running;
+    const job = this.running.get(slot);
     if (!job || job.id !== message.id) return;
     if (message.type === "chunk") {
-      job.out.push({ data: message.data, mimeType: message.mimeType, sampleRate: message.sampleRate });
+      if (!job.settled) job.out.push({ data: message.data, mimeType: message.mimeType, sampleRate: message.sampleRate });
       return;
     }
     if (message.type === "failed") {
       this.options.logger.warn({ jobId: job.id, reason: message.message }, "tts job failed");
-      this.finish(job, new TtsError("speech synthesis failed", true));
+      this.settle(job, new TtsError("speech synthesis failed", true));
     } else {
       const { synthMs, totalMs, audioMs, cancelled } = message;
-      this.options.logger.debug({ jobId: job.id, chars: job.message.text.length, synthMs, totalMs, audioMs, cancelled }, "tts job done");
-      this.finish(job, null);
+      this.options.logger.debug({ jobId: job.id, chars: job.text.length, synthMs, totalMs, audioMs, cancelled }, "tts job done");
+      this.settle(job, null);
     }
-    this.release(slot);
-  }
-
-  private release(slot: Slot): void {
-    if (slot.graceTimer) clearTimeout(slot.graceTimer);
-    slot.graceTimer = null;
-    slot.running = null;
-    keepAlive(slot.worker, false);
+    this.free(slot);
+    slot.idle();
     this.dispatch();
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(this.options.workerPath, { smol: true });
-    const cancel = new SharedArrayBuffer(4);
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, running: null, graceTimer: null };
-    worker.onmessage = (event: MessageEvent<FromWorker>) => this.onMessage(slot, event.data);
-    worker.onerror = (event: ErrorEvent) => {
-      this.options.logger.error({ reason: event.message }, "tts worker crashed");
-      if (!slot.ready && ++this.failedStarts >= MAX_FAILED_STARTS) return this.breakPool("speech workers fail to start");
-      this.replace(slot);
-    };
-    keepAlive(worker, false);
-    if (this.module) worker.postMessage({ type: "init", module: this.module, cancel });
-    return slot;
+  private onCrash(slot: WorkerSlot, reason: string): void {
+    this.options.logger.error({ reason }, "tts worker crashed");
+    if (!slot.ready && ++this.failedStarts >= MAX_FAILED_STARTS) return this.shutDown(new TtsError("speech workers fail to start", false));
+    this.replace(slot);
+  }
+
+  private free(slot: WorkerSlot): void {
+    clearTimeout(this.graceTimers.get(slot));
+    this.graceTimers.delete(slot);
+    this.running.delete(slot);
   }
 
   /** Swaps a slot's worker for a fresh one; the job it was running (if still wanted) fails as retryable. */
-  private replace(slot: Slot): void {
-    if (slot.running && !slot.running.stopped) this.finish(slot.running, new TtsError("speech worker stopped", true));
-    this.stopWorker(slot);
+  private replace(slot: WorkerSlot): void {
+    const job = this.running.get(slot);
+    if (job) this.settle(job, new TtsError("speech worker stopped", true));
+    this.free(slot);
+    slot.stop();
     const index = this.slots.indexOf(slot);
-    if (index < 0 || this.closed || this.broken) return;
-    this.slots[index] = this.spawn();
+    if (index >= 0 && this.module && !this.stopped) this.slots[index] = this.spawn(this.module);
   }
 
-  private stopWorker(slot: Slot): void {
-    if (slot.graceTimer) clearTimeout(slot.graceTimer);
-    slot.graceTimer = null;
-    if (slot.running?.timer) clearTimeout(slot.running.timer);
-    slot.running = null;
-    slot.worker.onmessage = null;
-    slot.worker.onerror = null;
-    slot.worker.terminate();
+  private spawn(module: WebAssembly.Module): WorkerSlot {
+    return new WorkerSlot(this.options.workerPath, module, {
+      message: (slot, message) => this.onMessage(slot, message),
+      crash: (slot, reason) => this.onCrash(slot, reason),
+    });
   }
 
-  private breakPool(reason: string): void {
-    this.broken = new TtsError(reason, false);
-    this.options.logger.error({ reason }, "tts engine unavailable");
-    for (const job of this.queue.splice(0)) this.finish(job, this.broken);
+  private shutDown(error: TtsError, unexpected = true): void {
+    if (this.stopped) return;
+    this.stopped = error;
+    if (unexpected) this.options.logger.error({ reason: error.message }, "tts engine unavailable");
+    for (const job of this.queue.splice(0)) this.settle(job, error);
     for (const slot of this.slots) {
-      if (slot.running) this.finish(slot.running, this.broken);
-      this.stopWorker(slot);
+      const job = this.running.get(slot);
+      if (job) this.settle(job, error);
+      this.free(slot);
+      slot.stop();
     }
-    this.slots.length = 0;
+    this.slots = [];
   }
-}
-
-/** A busy worker keeps the process alive; an idle one must not. */
-function keepAlive(worker: Worker, on: boolean): void {
-  // Bun's Worker has ref()/unref(); the DOM Worker type the compiler sees (lib "DOM" is loaded) does not.
-  const handle = worker as Worker & Partial<Pick<Bun.Worker, "ref" | "unref">>;
-  if (on) handle.ref?.();
-  else handle.unref?.();
 }
