@@ -146,6 +146,13 @@ describe("local speech provider: requests", () => {
     expect((await collect(tts.synthesize(request("")))).chunks).toEqual([]);
   });
 
+  it.each(["--help", "-voice kal -o /etc/passwd", "speech.wav"])("speaks %j as words, never as a flite option or file name", async (text) => {
+    const { chunks } = await collect(tts.synthesize(request(text)));
+    const decoded = await decodeMp3(join(chunks));
+    expect(decoded.samples.length / decoded.sampleRate).toBeGreaterThan(0.5);
+    expect(rms(decoded.samples)).toBeGreaterThan(0.02);
+  });
+
   it("gives no audio for a request aborted before it was made", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -8,6 +8,8 @@
  * cleanly through its own exit code.
  */
 
+import { MemoryFile } from "./memory-file.ts";
+
 const ERRNO_SUCCESS = 0;
 const ERRNO_BADF = 8;
 const ERRNO_INVAL = 28;
@@ -26,29 +28,6 @@ const PREOPEN_NAME = ".";
 export class WasiExit extends Error {
   constructor(readonly code: number) {
     super(`wasi exit ${code}`);
-  }
-}
-
-/** A growable in-memory file. */
-class MemoryFile {
-  bytes = new Uint8Array(64 * 1024);
-  length = 0;
-  position = 0;
-
-  write(chunk: Uint8Array): void {
-    const end = this.position + chunk.length;
-    if (end > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(end, this.bytes.length * 2));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-    this.bytes.set(chunk, this.position);
-    this.position = end;
-    this.length = Math.max(this.length, end);
-  }
-
-  contents(): Uint8Array {
-    return this.bytes.slice(0, this.length);
   }
 }
 
