@@ -37,6 +37,8 @@ export interface Config {
   wsMaxInteractChars: number;
   wsMaxSocketsPerPlayer: number;
   wsMaxSockets: number;
+  /** Sockets one address may hold open before they authenticate (so one client cannot fill the server). */
+  wsMaxUnauthenticatedPerAddress: number;
   /** Bytes queued for a client that does not read before the socket is closed. */
   wsBackpressureLimit: number;
 
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxInteractChars: read.int("HOOT_WS_MAX_INTERACT_CHARS", 4000, 1, 1_000_000),
     wsMaxSocketsPerPlayer: read.int("HOOT_WS_MAX_SOCKETS_PER_PLAYER", 5, 1, 10_000),
     wsMaxSockets: read.int("HOOT_WS_MAX_SOCKETS", 20_000, 1, 1_000_000),
+    wsMaxUnauthenticatedPerAddress: read.int("HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS", 100, 1, 1_000_000),
     wsBackpressureLimit: read.int("HOOT_WS_BACKPRESSURE_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
 
     llmProvider: read.oneOf("HOOT_LLM_PROVIDER", "local", ["local", "openai"] as const),

@@ -2,23 +2,37 @@
  * The "who is calling" plugin: a `auth` macro every feature uses. `auth: ["developer"]` (or a list of
  * kinds) resolves the bearer value to a Caller before the handler runs. No or bad credentials: 401.
  * Player tokens reach nothing over HTTP (403): players only talk over the interact socket.
+ * A raw developer key as the bearer value is accepted only where a route lists "developer-key" (creating
+ * players, as PROTOCOL.md allows), and its failures count against the caller's address like failed logins.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { Forbidden, Unauthorized } from "../errors.ts";
+import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
+import { clientAddress } from "../http/client-address.ts";
 import type { Caller } from "./caller.ts";
 
 export type CallerKind = Caller["kind"];
 export type { Caller };
 
 /** Registers the `auth` macro. */
-export function authPlugin(deps: Pick<Deps, "callers" | "metrics" | "logger">) {
+export function authPlugin(deps: Pick<Deps, "callers" | "metrics" | "logger" | "loginLimiter" | "config">) {
   return new Elysia({ name: "hoot-auth" }).macro({
-    auth: (allowed: Exclude<CallerKind, "player">[]) => ({
-      async resolve({ request }) {
+    auth: (allowed: (Exclude<CallerKind, "player"> | "developer-key")[]) => ({
+      async resolve({ request, server }) {
         const header = request.headers.get("authorization") ?? "";
         const match = /^Bearer\s+(\S+)$/i.exec(header);
-        const caller = match ? await deps.callers.fromBearer(match[1]!) : null;
+        const bearer = match?.[1];
+        let caller: Caller | null = null;
+        if (bearer?.startsWith("hoot_")) {
+          if (!allowed.includes("developer-key")) throw new Unauthorized();
+          const bucket = `ip:${clientAddress(request, server, deps.config.trustProxy)}`;
+          const wait = deps.loginLimiter.retryAfter(bucket);
+          if (wait > 0) throw new TooManyRequests(wait);
+          caller = await deps.callers.fromBearer(bearer);
+          if (!caller) deps.loginLimiter.recordFailure(bucket);
+        } else if (bearer) {
+          caller = await deps.callers.fromBearer(bearer);
+        }
         if (!caller) {
           deps.metrics.authFailures.inc({ reason: match ? "bad_bearer" : "missing_bearer" });
           deps.logger.warn({ event: "auth_failed", reason: match ? "bad_bearer" : "missing_bearer" }, "request not authenticated");

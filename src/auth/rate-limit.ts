@@ -25,6 +25,9 @@ export function createFailureLimiter(limit: number, windowMs = 60_000, maxKeys =
       const w = windows.get(key);
       if (!w || now - w.start >= windowMs) {
         if (windows.size >= maxKeys) prune(now);
+        // Still full of live windows (an attack with many keys): drop the oldest rather than grow.
+        if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
+        windows.delete(key);
         windows.set(key, { start: now, failures: 1 });
       } else {
         w.failures++;

@@ -46,7 +46,7 @@ export class InteractClient {
   private ws: WebSocket | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private closedByUser = false;
-  private readonly waiting = new Map<string, (m: Message) => void>();
+  private readonly waiting = new Map<string, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
   private readonly streams = new Map<string, (m: Message | null) => void>();
   private connecting: Promise<void> | null = null;
 
@@ -78,8 +78,13 @@ export class InteractClient {
         client.send({ type: "request", kind: "interrupt", uid: crypto.randomUUID(), target_uid: uid, ...(atCharacter !== undefined ? { at_character: atCharacter } : {}) });
       },
       async *[Symbol.asyncIterator]() {
-        await ready;
         try {
+          try {
+            await ready;
+          } catch (error) {
+            yield { event: "interaction_error", error: (error as Error).message, code: "connection_failed" };
+            return;
+          }
           for (;;) {
             while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
             const m = queue.shift()!;
@@ -120,8 +125,14 @@ export class InteractClient {
     });
     ws.onmessage = (e) => this.dispatch(JSON.parse(String(e.data)) as Message);
     ws.onclose = () => this.dropped(ws);
-    await this.request("authenticate", { access_token: token.access_token });
-    await this.request("set_configuration", { config: this.options.config });
+    try {
+      await this.request("authenticate", { access_token: token.access_token });
+      await this.request("set_configuration", { config: this.options.config });
+    } catch (error) {
+      // Refused or dropped before it was ready: close so a later connect() starts afresh.
+      ws.close();
+      throw error;
+    }
     this.scheduleRefresh(token.expires_in);
   }
 
@@ -133,6 +144,8 @@ export class InteractClient {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     const lead = this.options.refreshLeadSeconds ?? 300;
     this.refreshTimer = setTimeout(() => void this.refresh(), Math.max(1, expiresIn - lead) * 1000);
+    // The refresh alone must not keep a finished program running.
+    (this.refreshTimer as { unref?: () => void }).unref?.();
   }
 
   private async refresh(): Promise<void> {
@@ -151,6 +164,9 @@ export class InteractClient {
     this.ws = null;
     for (const end of this.streams.values()) end(null);
     this.streams.clear();
+    // Requests still waiting for an answer will never get one on this socket.
+    for (const waiter of this.waiting.values()) waiter.reject(new Error("the connection was lost"));
+    this.waiting.clear();
     if (this.closedByUser || this.options.reconnect === false) return;
     const retry = (delay: number) =>
       setTimeout(() => {
@@ -163,7 +179,7 @@ export class InteractClient {
   private request(kind: string, fields: Record<string, unknown>): Promise<Message> {
     const uid = crypto.randomUUID();
     return new Promise((resolve, reject) => {
-      this.waiting.set(uid, (m) => (m.kind === "error" ? reject(new Error(String(m.error))) : resolve(m)));
+      this.waiting.set(uid, { resolve: (m) => (m.kind === "error" ? reject(new Error(String(m.error))) : resolve(m)), reject });
       this.send({ type: "request", kind, uid, client_start_time: new Date().toISOString(), ...fields });
     });
   }
@@ -173,7 +189,7 @@ export class InteractClient {
     const waiter = this.waiting.get(uid);
     if (waiter && m.type === "response") {
       this.waiting.delete(uid);
-      waiter(m);
+      waiter.resolve(m);
       return;
     }
     this.streams.get(uid)?.(m);

@@ -1,5 +1,5 @@
 /** Every query about stored conversations. */
-import { desc, eq, lt, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { conversationMessages } from "../db/schema.ts";
@@ -24,8 +24,11 @@ export function appendMessages(db: Db, playerId: number, messages: StoredMessage
 
 /** Deletes every message created before `cutoffMs`; returns how many went. */
 export function deleteMessagesBefore(db: Db, cutoffMs: number): number {
-  return db.delete(conversationMessages).where(lt(conversationMessages.createdAt, cutoffMs)).returning({ id: conversationMessages.id }).all().length;
+  // bun:sqlite reports the count without loading the deleted rows.
+  return purgeStatement(db).run(cutoffMs).changes;
 }
+
+const purgeStatement = prepared((db) => db.$client.query("DELETE FROM conversation_messages WHERE created_at < ?"));
 
 const newest = prepared((db) =>
   db

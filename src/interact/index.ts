@@ -22,6 +22,17 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
   const { config } = deps;
   const registry = createSessionRegistry(config.wsMaxSocketsPerPlayer, deps.revocations);
   const sessions = new Map<string, InteractSession>();
+  // Sockets not yet authenticated, per remote address, and the address of each such socket.
+  const pendingByAddress = new Map<string, number>();
+  const pendingAddress = new Map<string, string>();
+  const settle = (id: string) => {
+    const address = pendingAddress.get(id);
+    if (address === undefined) return;
+    pendingAddress.delete(id);
+    const left = (pendingByAddress.get(address) ?? 1) - 1;
+    if (left > 0) pendingByAddress.set(address, left);
+    else pendingByAddress.delete(address);
+  };
   const sessionDeps: SessionDeps = {
     db: deps.db,
     engine,
@@ -35,7 +46,11 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
       }
       return caller;
     },
-    admit: (session, playerId) => registry.admit(session, playerId),
+    admit: (session, playerId) => {
+      const admitted = registry.admit(session, playerId);
+      if (admitted) settle(session.id);
+      return admitted;
+    },
     validateConfig: (c) => validateAgainstEngine(c, engine),
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,
@@ -53,6 +68,14 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
         ws.raw.close(CloseCode.tryAgainLater, "server busy");
         return;
       }
+      const address = ws.remoteAddress || "unknown";
+      if ((pendingByAddress.get(address) ?? 0) >= config.wsMaxUnauthenticatedPerAddress) {
+        ws.raw.send(fatal("too many sockets from this address are waiting to authenticate", "too_many_pending"));
+        ws.raw.close(CloseCode.tryAgainLater, "too many pending sockets");
+        return;
+      }
+      pendingByAddress.set(address, (pendingByAddress.get(address) ?? 0) + 1);
+      pendingAddress.set(ws.id, address);
       const session = new InteractSession(ws.id, ws.raw, sessionDeps);
       sessions.set(ws.id, session);
       registry.add(session);
@@ -70,6 +93,7 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
       if (!session) return;
       deps.logger.info({ event: "ws_closed", session: ws.id, code, player: session.player?.playerId }, "interact socket closed");
       sessions.delete(ws.id);
+      settle(ws.id);
       session.closed();
       registry.remove(session);
       deps.metrics.wsSessions.dec();

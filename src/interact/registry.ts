@@ -27,7 +27,7 @@ export function createSessionRegistry(maxPerPlayer: number, revocations: Revocat
     if (revocation.kind === "service-account") {
       for (const s of sessions.values()) if (s.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(s);
     }
-    for (const s of doomed) void s.shutdown(CloseCode.revoked, "credential revoked");
+    for (const s of doomed) void s.shutdown(CloseCode.revoked, "the player's credential was revoked or the player was deleted", "credential_revoked");
   });
 
   return {
@@ -53,7 +53,7 @@ export function createSessionRegistry(maxPerPlayer: number, revocations: Revocat
       return true;
     },
     async shutdown() {
-      await Promise.all([...sessions.values()].map((s) => s.shutdown(CloseCode.goingAway, "server shutting down")));
+      await Promise.all([...sessions.values()].map((s) => s.shutdown(CloseCode.goingAway, "the server is shutting down", "server_shutting_down")));
     },
   };
 }

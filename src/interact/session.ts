@@ -12,7 +12,7 @@ import type { Caller } from "../auth/caller.ts";
 import type { Logger } from "../log.ts";
 import type { Engine } from "../engine/types.ts";
 import { checkConfig, checkRequest, deepMerge, isKnownKind, type RequestKind, type RequestOf, type SessionConfig } from "./model.ts";
-import { CloseCode, errorResponse, fatal, response, type RequestStamp } from "./protocol.ts";
+import { CloseCode, errorResponse, fatal, response, streamClose, streamError, type RequestStamp } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn, type TurnDeps } from "./turn.ts";
 
@@ -84,11 +84,13 @@ export class InteractSession {
     }
   }
 
-  /** Ends the running turn (its close is sent) and closes the socket with `code`. */
-  async shutdown(code: number, reason: string): Promise<void> {
+  /** Ends the running turn (its close is sent), says why (`{type:"error"}`), and closes the socket with `code`. */
+  async shutdown(code: number, error: string, errorCode: string): Promise<void> {
     if (this.state === "closed") return;
     await this.turn?.stop();
-    this.socket.close(code, reason);
+    if ((this.state as State) === "closed") return;
+    this.send(fatal(error, errorCode));
+    this.socket.close(code, errorCode);
     this.closed();
   }
 
@@ -118,21 +120,30 @@ export class InteractSession {
       stamp.clientStartTime = normalised;
     }
     const kind = (message as { kind?: unknown }).kind;
-    if (!isKnownKind(kind)) {
-      this.send(errorResponse(stamp, typeof kind === "string" ? "unknown request kind" : 'field "kind" is required', "unknown_kind"));
+    // A refused interact is a stream: it gets a stream error and its close, like every interact series.
+    const refuse = (error: string, code: string) => {
+      if (kind === "interact") {
+        this.send(streamError(stamp, error, code));
+        this.send(streamClose(stamp));
+      } else {
+        this.send(errorResponse(stamp, error, code));
+      }
+    };
+    if (kind !== "authenticate" && kind !== "ping" && this.state === "connected") {
+      refuse("session is not authenticated", "not_authenticated");
       return;
     }
-    if (kind !== "authenticate" && kind !== "ping" && this.state === "connected") {
-      this.send(errorResponse(stamp, "session is not authenticated", "not_authenticated"));
+    if (!isKnownKind(kind)) {
+      refuse(typeof kind === "string" ? "unknown request kind" : 'field "kind" is required', "unknown_kind");
       return;
     }
     const checked = checkRequest(kind, message);
     if (!checked.ok) {
-      this.send(errorResponse(stamp, checked.error, "invalid_message"));
+      refuse(checked.error, "invalid_message");
       return;
     }
     if (!stamp.uid) {
-      this.send(errorResponse(stamp, 'field "uid" is required', "invalid_message"));
+      refuse('field "uid" is required', "invalid_message");
       return;
     }
     await this.handle(kind, checked.value, stamp);
@@ -168,7 +179,8 @@ export class InteractSession {
     const caller = await this.deps.authenticate(message.access_token);
     if (this.state === "closed") return;
     if (!caller || caller.kind !== "player" || (this.player && caller.playerId !== this.player.playerId)) {
-      // A bad token on a fresh socket ends it; on a live session the old token still holds until it expires.
+      // Refused, but the socket stays: a fresh socket may try again until the authentication deadline, and a
+      // live session keeps its current token until that expires.
       this.send(errorResponse(stamp, "authentication failed: the token is missing, invalid, expired or revoked", "unauthorized"));
       return;
     }
@@ -213,14 +225,18 @@ export class InteractSession {
   }
 
   private async onInteract(message: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
+    const refuse = (error: string, code: string) => {
+      this.send(streamError(stamp, error, code));
+      this.send(streamClose(stamp));
+    };
     if (this.state !== "configured" || !this.config || !this.player) {
-      this.send(errorResponse(stamp, "session is not configured", "not_configured"));
+      refuse("session is not configured", "not_configured");
       return;
     }
     const text = message.text;
     const problem = text.trim() === "" ? 'field "text" must not be empty' : text.length > this.deps.limits.maxInteractChars ? `field "text" is longer than ${this.deps.limits.maxInteractChars} characters` : null;
     if (problem) {
-      this.send(errorResponse(stamp, problem, "invalid_message"));
+      refuse(problem, "invalid_message");
       return;
     }
     // A new interact interrupts the running one first: its stream closes before the new one starts.
@@ -257,8 +273,9 @@ export class InteractSession {
   private fail(error: string, code: string, closeCode: number): void {
     if (this.state === "closed") return;
     this.deps.logger.info({ event: "ws_closed_by_server", session: this.id, code, closeCode }, "closing interact socket");
+    // The running stream still ends with its close, then the reason, then the socket closes.
+    this.turn?.closeNow();
     this.send(fatal(error, code));
-    this.turn?.abort();
     this.socket.close(closeCode, code);
     this.closed();
   }

@@ -37,17 +37,30 @@ export interface RunningTurn {
   abort(): void;
   /** Stops, optionally noting how much of the reply the client used, and waits for the close. */
   stop(atCharacter?: number): Promise<void>;
+  /** Stops and sends the stream's close right now (the socket is about to close). */
+  closeNow(): void;
 }
 
 /** Starts a turn; the caller awaits `done`. */
 export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
   const controller = new AbortController();
   let cutAt: number | undefined;
-  const done = run(deps, request, controller.signal, () => cutAt);
+  let closeSent = false;
+  // The close goes out exactly once, whoever sends it first: the turn's own end, or closeNow().
+  const sendClose = () => {
+    if (closeSent) return;
+    closeSent = true;
+    request.send(streamClose(request.stamp));
+  };
+  const done = run(deps, request, controller.signal, () => cutAt, sendClose);
   return {
     uid: request.stamp.uid,
     done,
     abort: () => controller.abort(),
+    closeNow() {
+      controller.abort();
+      sendClose();
+    },
     async stop(atCharacter) {
       if (atCharacter !== undefined) cutAt = atCharacter;
       controller.abort();
@@ -56,7 +69,7 @@ export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
   };
 }
 
-async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cutAt: () => number | undefined): Promise<void> {
+async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cutAt: () => number | undefined, sendClose: () => void): Promise<void> {
   const { stamp, send } = request;
   const started = performance.now();
   let sent = "";
@@ -93,7 +106,7 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
       send(streamEvent(stamp, { event: "interaction_error", error: "the interaction failed", code: "internal" }));
     }
   } finally {
-    send(streamClose(stamp));
+    sendClose();
     const cut = cutAt();
     const kept = cut !== undefined ? sent.slice(0, cut) : sent;
     try {

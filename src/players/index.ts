@@ -30,7 +30,7 @@ export function playersRoutes(deps: Deps) {
         return players.create(caller.teamId, body.external_id);
       },
       {
-        auth: ["developer", "service"],
+        auth: ["developer", "service", "developer-key"],
         body: CreatePlayerBody,
         response: { 201: PlayerBody },
         detail: {

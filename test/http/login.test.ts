@@ -107,6 +107,45 @@ describe("POST /api/auth/login", () => {
 });
 
 describe("login failure limits", () => {
+  it("counts failed player logins per federated id, so the public app key cannot be used to lock players out", async () => {
+    const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "5", HOOT_TRUST_PROXY: "true" });
+    try {
+      const fixture = await createTeamFixture(limited);
+      const player = await createPlayer(limited, fixture);
+      for (let i = 0; i < 8; i++) {
+        // Spoofed left-most entries are ignored: the last entry is the address the proxy saw.
+        const res = await api(limited.url, "POST", "/api/auth/login", {
+          body: { api_key: fixture.publicKey, federated_id: generateKey("fid", "dev") },
+          headers: { "x-forwarded-for": `6.6.6.${i}, 10.0.0.${i}` },
+        });
+        expect(res.status).toBe(401);
+      }
+      const ok = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: player.federatedId }, headers: { "x-forwarded-for": "10.1.1.1" } });
+      expect(ok.status).toBe(200);
+      // The same address failing again and again is limited.
+      for (let i = 0; i < 5; i++) await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "1.2.3.4, 10.9.9.9" } });
+      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
+      expect(blocked.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("accepts a raw developer key as the bearer value only for creating players, and limits its failures", async () => {
+    const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "3" });
+    try {
+      const fixture = await createTeamFixture(limited);
+      expect((await api(limited.url, "GET", "/api/users/me", { token: fixture.developerKey })).status).toBe(401);
+      expect((await api(limited.url, "POST", "/api/players", { token: fixture.developerKey, body: { external_id: "raw" } })).status).toBe(201);
+      for (let i = 0; i < 3; i++) {
+        expect((await api(limited.url, "POST", "/api/players", { token: generateKey("dk", "dev"), body: { external_id: `x${i}` } })).status).toBe(401);
+      }
+      expect((await api(limited.url, "POST", "/api/players", { token: fixture.developerKey, body: { external_id: "late" } })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("answers 429 with Retry-After after 10 failures from one address, even for a good key", async () => {
     const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "10" });
     try {

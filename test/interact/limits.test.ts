@@ -35,6 +35,45 @@ describe("interact limits and closes", () => {
     expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "rate_limited" });
   });
 
+  it("ends a running stream with its close before a rate-limit close", async () => {
+    const own = await startTestServer({ HOOT_WS_MESSAGES_PER_MINUTE: "5", HOOT_LOCAL_TOKENS_PER_SECOND: "10" });
+    try {
+      const t = await createTeamFixture(own);
+      const player = await createPlayer(own, t);
+      const probe = await openSession(own.url, player.token);
+      const uid = crypto.randomUUID();
+      probe.send({ type: "stream", kind: "interact", uid, text: "Tell me a story", context: {}, audio_output: false });
+      await probe.next((m) => m.uid === uid && m.event === "interaction_started");
+      for (let i = 0; i < 5; i++) probe.send({ type: "request", kind: "ping", uid: `p${i}` });
+      expect((await probe.closed).code).toBe(4429);
+      const closeAt = probe.messages.findIndex((m) => m.uid === uid && m.kind === "close");
+      const errorAt = probe.messages.findIndex((m) => m.type === "error" && m.code === "rate_limited");
+      expect(closeAt).toBeGreaterThan(-1);
+      expect(closeAt).toBeLessThan(errorAt);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("limits sockets waiting to authenticate per address (1013)", async () => {
+    const own = await startTestServer({ HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "3" });
+    try {
+      const waiting = await Promise.all([1, 2, 3].map(() => WsProbe.open(own.url)));
+      const fourth = await WsProbe.open(own.url);
+      expect((await fourth.closed).code).toBe(1013);
+      expect(fourth.messages.at(-1)).toMatchObject({ type: "error", code: "too_many_pending" });
+      // Once one authenticates, another may wait.
+      const t = await createTeamFixture(own);
+      const player = await createPlayer(own, t);
+      expect((await waiting[0]!.request("authenticate", { access_token: player.token })).kind).toBe("authenticate");
+      const fifth = await WsProbe.open(own.url);
+      expect((await fifth.request("ping")).kind).toBe("ping");
+      for (const p of [...waiting, fifth]) p.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it("caps sockets per player", async () => {
     const player = await createPlayer(server, team);
     const a = await openSession(server.url, player.token);
@@ -73,6 +112,7 @@ describe("interact limits and closes", () => {
     const probe2 = await openSession(server.url, p2.token);
     await api(server.url, "DELETE", `/api/service-accounts/${other.publicKeyPk}`, { token: other.developerToken });
     expect((await probe2.closed).code).toBe(4403);
+    expect(probe2.messages.at(-1)).toMatchObject({ type: "error", code: "credential_revoked" });
   });
 
   it("closes a client that stops reading at the backpressure limit instead of buffering without bound", async () => {
@@ -131,5 +171,6 @@ describe("interact limits and closes", () => {
     await own.close();
     expect((await probe.closed).code).toBe(1001);
     expect(probe.messages.some((m) => m.uid === uid && m.kind === "close")).toBe(true);
+    expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "server_shutting_down" });
   });
 });

@@ -22,7 +22,10 @@ describe("interact protocol order", () => {
       expect(res).toMatchObject({ type: "response", kind: "error", error: "session is not authenticated" });
     }
     const interact = await probe.interact("hi");
-    expect(interact.events[0]).toMatchObject({ kind: "error", error: "session is not authenticated" });
+    expect(interact.events.map((e) => [e.type, e.kind])).toEqual([["stream", "error"], ["stream", "close"]]);
+    expect(interact.events[0]).toMatchObject({ error: "session is not authenticated" });
+    // Even an unknown kind gets that sentence before authentication.
+    expect(await probe.request("dance")).toMatchObject({ kind: "error", error: "session is not authenticated" });
     probe.close();
   });
 
@@ -31,7 +34,9 @@ describe("interact protocol order", () => {
     const probe = await WsProbe.open(server.url);
     await probe.request("authenticate", { access_token: player.token });
     const res = await probe.interact("hello");
-    expect(res.events[0]).toMatchObject({ type: "response", kind: "error", error: "session is not configured", uid: res.uid });
+    expect(res.events[0]).toMatchObject({ type: "stream", kind: "error", error: "session is not configured", uid: res.uid });
+    expect(res.events[1]).toMatchObject({ type: "stream", kind: "close", uid: res.uid });
+    expect(res.events).toHaveLength(2);
     probe.close();
   });
 
@@ -80,9 +85,10 @@ describe("interact protocol order", () => {
     probe.send("[1,2]");
     expect(await probe.next()).toMatchObject({ kind: "error", error: "the message must be a JSON object" });
     expect(await probe.request("dance")).toMatchObject({ kind: "error", error: "unknown request kind", code: "unknown_kind" });
-    const wrongType = await probe.request("interact", { text: 42 }, "stream");
-    expect(wrongType).toMatchObject({ kind: "error", code: "invalid_message" });
-    expect(wrongType.error).toContain('"text"');
+    const wrongType = (await probe.interact("x", { text: 42 })).events;
+    expect(wrongType[0]).toMatchObject({ type: "stream", kind: "error", code: "invalid_message" });
+    expect(wrongType[0]!.error).toContain('"text"');
+    expect(wrongType[1]).toMatchObject({ type: "stream", kind: "close" });
     const extra = await probe.request("ping", { surprise: 1 });
     expect(extra.error).toContain('"surprise"');
     const badTime = await probe.request("ping", { client_start_time: "yesterday" });

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { LoginBody, LoginResponse } from "./model.ts";
 import { login } from "./service.ts";
+import { clientAddress } from "../../http/client-address.ts";
 
 /** The login controller. */
 export function loginRoutes(deps: Deps) {
@@ -19,12 +20,4 @@ export function loginRoutes(deps: Deps) {
       },
     },
   );
-}
-
-function clientAddress(request: Request, server: { requestIP(r: Request): { address: string } | null } | null, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return server?.requestIP(request)?.address ?? "unknown";
 }

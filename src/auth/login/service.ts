@@ -13,7 +13,9 @@ type LoginDeps = Pick<Deps, "db" | "credentials" | "tokens" | "secrets" | "login
 
 /** Issues the token for `body`; `client` is the caller's address (for limiting). */
 export async function login(deps: LoginDeps, body: LoginBody, client: string): Promise<LoginResponse> {
-  const keyBucket = `key:${deps.secrets.lookupHash(body.api_key)}`;
+  // Player logins are limited per federated id, never per service key: that key is public (it ships in the
+  // app), so counting failures against it would let anyone lock every player of the app out.
+  const keyBucket = body.federated_id !== undefined ? `fid:${deps.secrets.lookupHash(body.federated_id)}` : `key:${deps.secrets.lookupHash(body.api_key)}`;
   const wait = Math.max(deps.loginLimiter.retryAfter(`ip:${client}`), deps.loginLimiter.retryAfter(keyBucket));
   if (wait > 0) {
     deps.metrics.authFailures.inc({ reason: "rate_limited" });
