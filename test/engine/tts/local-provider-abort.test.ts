@@ -31,18 +31,17 @@ describe("local speech provider: abort and deadlines", () => {
     const speech = await provider();
     const controller = new AbortController();
     const chunks: Uint8Array[] = [];
-    let endedMs = 0;
+    let abortedAt = 0;
     for await (const chunk of speech.synthesize(request(LONG, controller.signal))) {
       chunks.push(chunk.data);
       if (chunks.length === 2) {
-        const abortedAt = performance.now();
+        abortedAt = performance.now();
         controller.abort();
-        queueMicrotask(() => (endedMs = performance.now() - abortedAt));
       }
     }
+    expect(performance.now() - abortedAt).toBeLessThan(50);
     // Nothing arrives after the abort, not even chunks that were already produced.
     expect(chunks.length).toBe(2);
-    expect(endedMs).toBeLessThan(50);
     // A whole LONG sentence takes seconds to encode; the next one must not wait for it.
     const next = await collect(speech.synthesize(request("Are you still there?", new AbortController().signal)));
     expect(next.firstMs).toBeLessThan(800);
@@ -78,7 +77,7 @@ describe("local speech provider: abort and deadlines", () => {
     expect((await stuck).chunks).toEqual([]);
     await collect(speech.synthesize(request("Hello again.", new AbortController().signal)));
     // flite alone needs seconds for VERY_LONG; a replaced worker answers after the grace period plus a warm-up.
-    expect(performance.now() - abortedAt).toBeLessThan(2000);
+    expect(performance.now() - abortedAt).toBeLessThan(3000);
   });
 
   it("fails a sentence that runs past HOOT_TTS_TIMEOUT_MS with a retryable TtsError, then keeps working", async () => {
