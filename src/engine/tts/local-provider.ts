@@ -57,10 +57,10 @@ export class LocalSpeechProvider implements TtsProvider {
    */
   synthesize(request: SpeechRequest): AsyncIterable<AudioChunk> {
     const voice = findFliteVoice(request.voice.voice_id);
-    if (!voice) return failed(new TtsError("unknown voice", false));
-    if (!this.pool) return failed(this.unavailable ?? new TtsError("speech engine unavailable", false));
+    if (!voice) return ended(new TtsError("unknown voice", false));
+    if (!this.pool) return ended(this.unavailable ?? new TtsError("speech engine unavailable", false));
     const text = normalizeForFlite(request.text);
-    if (!isSpeakable(text)) return failed(null);
+    if (!isSpeakable(text)) return ended(null);
     return this.pool.submit({ text, voiceId: voice.id, profile: request.voice, format: request.format }, request.signal);
   }
 
@@ -70,7 +70,7 @@ export class LocalSpeechProvider implements TtsProvider {
 }
 
 /** A stream that ends at once, with `error` or empty. */
-function failed(error: TtsError | null): AsyncIterable<AudioChunk> {
+function ended(error: TtsError | null): AsyncIterable<AudioChunk> {
   const queue = new ChunkQueue<AudioChunk>();
   if (error) queue.fail(error);
   else queue.end();
