@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 /** Extra entrypoints Bun must embed: worker scripts are loaded by path at run time. */
-export const EXTRA_ENTRYPOINTS: string[] = [];
+export const EXTRA_ENTRYPOINTS: string[] = ["src/engine/tts/flite/worker.ts"];
 
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: "string", default: join(root, "dist/hoot") } } });
 const args = [process.execPath, "build", "--compile", "--minify", join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];

@@ -6,8 +6,10 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { Engine } from "./engine/types.ts";
 import { createEngine, createLlmProvider } from "./engine/index.ts";
+import { createTtsProvider } from "./engine/tts/index.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
-  return createEngine({ config, llm: createLlmProvider(config), tts: null, logger: logger.child({ component: "engine" }) });
+  const tts = createTtsProvider(config, logger.child({ component: "tts" }));
+  return createEngine({ config, llm: createLlmProvider(config), tts, logger: logger.child({ component: "engine" }) });
 }
