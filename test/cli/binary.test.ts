@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnServer } from "../helpers/process.ts";
+import { api, login } from "../helpers/server.ts";
+import { openSession } from "../helpers/ws.ts";
+import { decodeMp3 } from "../engine/tts/helpers.ts";
 
 let dir: string;
 let binary: string;
@@ -17,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the compiled binary", () => {
-  it("runs from an empty folder: answers /api/health, creates and migrates its database", async () => {
+  it("runs from an empty folder: answers /api/health, creates and migrates its database, and speaks", async () => {
     const empty = join(dir, "run");
     Bun.spawnSync(["mkdir", "-p", empty]);
     expect(readdirSync(empty)).toEqual([]);
@@ -29,9 +32,23 @@ describe("the compiled binary", () => {
       // The dev bootstrap ran, so the migrations were applied from inside the binary.
       expect(existsSync(join(empty, "data/dev-credentials.json"))).toBe(true);
       expect((await fetch(`${url}/docs/swagger-ui.css`)).status).toBe(200);
+
+      // It speaks: the speech engine's wasm, voices and worker come from inside the binary.
+      const creds = JSON.parse(readFileSync(join(empty, "data/dev-credentials.json"), "utf8"));
+      const token = (await login(url, { api_key: creds.developer_api_key })).access_token;
+      const player = (await api(url, "POST", "/api/players", { token, body: { external_id: "binary-kid" } })).body;
+      const playerToken = (await login(url, { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token;
+      const probe = await openSession(url, playerToken);
+      const { events } = await probe.interact("Hello Ollie!", { audio_output: true }, 30_000);
+      probe.close();
+      const audio = events.filter((e) => e.event === "audio");
+      expect(audio.length).toBeGreaterThan(0);
+      const decoded = await decodeMp3(new Uint8Array(Buffer.concat(audio.map((e) => Buffer.from(e.audio, "base64")))));
+      expect(decoded.errors).toBe(0);
+      expect(decoded.samples.length / decoded.sampleRate).toBeGreaterThan(0.3);
     } finally {
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);
     }
-  });
+  }, 60_000);
 });
