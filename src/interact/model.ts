@@ -17,7 +17,7 @@ export const VoiceProfileSchema = Type.Object(
   {
     voice_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     speed: Type.Optional(Type.Number({ minimum: 0.7, maximum: 1.2 })),
-    pitch: Type.Optional(Type.Number({ minimum: -12, maximum: 12, description: "semitones from the voice's own pitch" })),
+    pitch: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2, description: "multiplier of the voice's own pitch (1 = unchanged)" })),
   },
   { additionalProperties: false },
 );

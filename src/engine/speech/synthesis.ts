@@ -27,11 +27,11 @@ export function speakableText(text: string): string | null {
  * Starts synthesizing `text` in the background; read the chunks from the returned channel.
  * @example for await (const chunk of startSynthesis("Hello!", options)) send(chunk)
  */
-export function startSynthesis(text: string, options: SpeechOptions): Channel<AudioChunk> {
+export function startSynthesis(text: string, options: SpeechOptions, due?: number): Channel<AudioChunk> {
   const chunks = new Channel<AudioChunk>(options.signal);
   void (async () => {
     try {
-      const request = { text, voice: options.voice, format: options.format, signal: options.signal };
+      const request = { text, voice: options.voice, format: options.format, signal: options.signal, due };
       for await (const chunk of options.tts.synthesize(request)) {
         // push() is false once the turn was aborted or the reader left: stop the provider too.
         if (!chunks.push(chunk)) break;

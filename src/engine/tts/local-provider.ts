@@ -61,7 +61,7 @@ export class LocalSpeechProvider implements TtsProvider {
     if (!this.pool) return ended(this.unavailable ?? new TtsError("speech engine unavailable", false));
     const text = normalizeForFlite(request.text);
     if (!isSpeakable(text)) return ended(null);
-    return this.pool.submit({ text, voiceId: voice.id, profile: request.voice, format: request.format }, request.signal);
+    return this.pool.submit({ text, voiceId: voice.id, profile: request.voice, format: request.format, due: request.due }, request.signal);
   }
 
   async close(): Promise<void> {

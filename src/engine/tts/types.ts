@@ -10,6 +10,11 @@ export interface SpeechRequest {
   voice: VoiceProfile;
   format: AudioFormat;
   signal: AbortSignal;
+  /**
+   * When this sentence's audio is needed, on the `performance.now()` clock (default: now). Providers with a
+   * queue serve the earliest first, so a turn's first clause is not stuck behind other turns' later sentences.
+   */
+  due?: number;
 }
 
 export interface AudioChunk {

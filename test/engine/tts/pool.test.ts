@@ -72,4 +72,23 @@ describe("FlitePool failures", () => {
     expect(await pending).toBe(error);
     expect(await caught(collect(workers.submit(job("hello"), new AbortController().signal)))).toBe(error);
   });
+
+  it("serves queued work earliest-due first, whatever the order it arrived in", async () => {
+    const workers = await start(FAKE);
+    await workers.ready();
+    const blocker = new AbortController();
+    const hung = collect(workers.submit(job("hang"), blocker.signal));
+    const finished: string[] = [];
+    const now = performance.now();
+    const queued = (["late", "soon", "middle", "unset"] as const).map((name) => {
+      const due = { late: now + 3000, soon: now + 100, middle: now + 1000, unset: undefined }[name];
+      return collect(workers.submit({ ...job(name), due }, new AbortController().signal)).then(() => finished.push(name));
+    });
+    await Bun.sleep(50);
+    blocker.abort();
+    await hung;
+    await Promise.all(queued);
+    // "unset" means now, which is earlier than every explicit due time here.
+    expect(finished).toEqual(["unset", "soon", "middle", "late"]);
+  });
 });

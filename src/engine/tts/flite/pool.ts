@@ -24,6 +24,8 @@ export interface PoolJob {
   voiceId: string;
   profile: VoiceProfile;
   format: AudioFormat;
+  /** When the audio is needed (performance.now() ms); the queue serves the earliest first. */
+  due?: number;
 }
 
 export interface PoolOptions {
@@ -94,7 +96,7 @@ export class FlitePool {
     signal.addEventListener("abort", onAbort, { once: true });
     job.unlisten = () => signal.removeEventListener("abort", onAbort);
     job.deadline = setTimeout(() => this.expire(job), this.options.jobTimeoutMs);
-    this.queue.push(job);
+    this.enqueue(job);
     this.dispatch();
     return job.out;
   }
@@ -102,6 +104,18 @@ export class FlitePool {
   /** Stops every worker; queued and running jobs fail with a non-retryable TtsError. */
   async close(): Promise<void> {
     this.shutDown(new TtsError("speech engine is closed", false), false);
+  }
+
+  /**
+   * Earliest-due first (ties keep arrival order). With plain first-in first-out, many turns starting together
+   * put every turn's second sentence behind every other turn's first, and sessions fall behind their playback.
+   */
+  private enqueue(job: Job): void {
+    const due = job.due ?? performance.now();
+    job.due = due;
+    let i = this.queue.length;
+    while (i > 0 && (this.queue[i - 1]!.due ?? 0) > due) i--;
+    this.queue.splice(i, 0, job);
   }
 
   private dispatch(): void {
