@@ -39,7 +39,8 @@ export const teamMembers = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.teamId, table.userId] }), index("team_members_user").on(table.userId)],
+  // (user, team) so "teams of a user, in team order" is one index range scan with no sort (login hot path).
+  (table) => [primaryKey({ columns: [table.teamId, table.userId] }), index("team_members_user").on(table.userId, table.teamId)],
 );
 
 export const serviceAccounts = sqliteTable(

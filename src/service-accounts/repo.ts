@@ -56,10 +56,15 @@ const saByKeyHash = prepared((db) =>
     .prepare(),
 );
 
-const saState = prepared((db) =>
-  db
-    .select({ version: serviceAccounts.version, playerCreate: serviceAccounts.playerCreate, teamId: serviceAccounts.teamId })
-    .from(serviceAccounts)
-    .where(eq(serviceAccounts.id, sql.placeholder("id")))
-    .prepare(),
+// Plain bun:sqlite on the per-token check: drizzle's row mapping costs as much again as the query.
+const saStateRaw = prepared((db) =>
+  db.$client.query<{ version: number; playerCreate: number; teamId: number }, { id: number }>(
+    "SELECT version, player_create AS playerCreate, team_id AS teamId FROM service_accounts WHERE id = $id",
+  ),
 );
+const saState = (db: Db) => ({
+  get: ({ id }: { id: number }) => {
+    const row = saStateRaw(db).get({ id });
+    return row ? { version: row.version, playerCreate: row.playerCreate === 1, teamId: row.teamId } : undefined;
+  },
+});

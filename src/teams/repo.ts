@@ -43,7 +43,7 @@ const teamsOfUser = prepared((db) =>
     .from(teamMembers)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
     .where(eq(teamMembers.userId, sql.placeholder("userId")))
-    .orderBy(teams.id)
+    .orderBy(teamMembers.teamId)
     .prepare(),
 );
 
