@@ -25,7 +25,8 @@ export function listPlayers(db: Db, teamId: number, after: number, limit: number
 
 /** A player of a team, or null (hot path: GET /api/players/{pk}). */
 export function findPlayerInTeam(db: Db, teamId: number, id: number): Player | null {
-  return playerInTeam(db).get({ id, teamId }) ?? null;
+  const row = playerInTeam(db).get({ id, teamId });
+  return row ? { ...row, federatedIdEnc: Buffer.from(row.federatedIdEnc.buffer, row.federatedIdEnc.byteOffset, row.federatedIdEnc.byteLength) } : null;
 }
 
 /** The player whose federated id has this lookup hash, or null (player login hot path). */
@@ -51,12 +52,13 @@ const insertStatement = prepared((db) =>
     .prepare(),
 );
 
+// Plain bun:sqlite on GET /api/players/{pk}: drizzle's row mapping costs as much again as the query.
 const playerInTeam = prepared((db) =>
-  db
-    .select()
-    .from(players)
-    .where(and(eq(players.id, sql.placeholder("id")), eq(players.teamId, sql.placeholder("teamId"))))
-    .prepare(),
+  db.$client.query<Omit<Player, "federatedIdEnc"> & { federatedIdEnc: Uint8Array }, { id: number; teamId: number }>(
+    `SELECT id, team_id AS teamId, external_id AS externalId, federated_id_enc AS federatedIdEnc,
+            federated_id_hash AS federatedIdHash, version, created_at AS createdAt
+       FROM players WHERE id = $id AND team_id = $teamId`,
+  ),
 );
 
 const playerByHash = prepared((db) =>
