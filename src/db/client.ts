@@ -34,6 +34,8 @@ export function openDatabase(path: string): DbHandle {
     close() {
       try {
         sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      } catch {
+        // A statement still stepping blocks the explicit checkpoint; closing the last connection checkpoints anyway.
       } finally {
         sqlite.close();
       }
