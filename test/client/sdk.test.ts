@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { HootApi, HootError, InteractClient, wsUrl, type InteractEvent } from "../../src/client/index.ts";
-import { createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
 
-let server: TestServer;
-let team: TeamFixture;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  team = await createTeamFixture(server);
-});
-afterAll(() => server.close());
+const file = serverForFile();
 
 async function collect(events: AsyncIterable<InteractEvent>): Promise<InteractEvent[]> {
   const out: InteractEvent[] = [];
@@ -19,8 +12,8 @@ async function collect(events: AsyncIterable<InteractEvent>): Promise<InteractEv
 
 describe("HootApi (developer helpers)", () => {
   it("logs in and manages players", async () => {
-    const hoot = new HootApi(server.url);
-    const answer = await hoot.login(team.developerKey);
+    const hoot = new HootApi(file.server.url);
+    const answer = await hoot.login(file.team.developerKey);
     expect(answer.expires_in).toBe(3600);
     const player = await hoot.createPlayer("sdk-kid");
     expect((await hoot.getPlayer(player.pk)).federated_id).toBe(player.federated_id);
@@ -39,10 +32,10 @@ describe("HootApi (developer helpers)", () => {
 
 describe("InteractClient", () => {
   it("holds a conversation with the local engine: the character speaks first on '.', then answers", async () => {
-    const hoot = new HootApi(server.url);
-    await hoot.login(team.developerKey);
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("chatty");
-    const client = new InteractClient({ baseUrl: `${server.url}/api`, apiKey: team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie the owl, a wise and kind friend." } });
+    const client = new InteractClient({ baseUrl: `${file.server.url}/api`, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie the owl, a wise and kind friend." } });
     await client.connect();
     const greeting = await collect(client.interact(".", { context: { player_name: "Mia" }, audioOutput: false }));
     const greetingText = greeting.find((e) => e.event === "text_complete") as { text: string };
@@ -98,12 +91,12 @@ describe("InteractClient", () => {
   }, 15_000);
 
   it("reconnects after the connection drops", async () => {
-    const hoot = new HootApi(server.url);
-    await hoot.login(team.developerKey);
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("reconnector");
-    const client = new InteractClient({ baseUrl: server.url, apiKey: team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
     await client.connect();
-    await server.interact.registry.shutdown();
+    await file.server.interact.registry.shutdown();
     await Bun.sleep(600);
     const events = await collect(client.interact("are you there?", { audioOutput: false }));
     expect(events.at(-1)!.event).toBe("interaction_complete");

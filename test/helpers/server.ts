@@ -2,6 +2,7 @@
  * Starts the real hoot server for a test: port 0 on 127.0.0.1, a real SQLite file in a fresh temp folder,
  * JSON logs captured in memory so tests can assert what was (not) logged.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -131,4 +132,18 @@ export async function createPlayer(server: RunningServer, team: TeamFixture, ext
   if (created.status !== 201) throw new Error(`create player: ${created.status} ${JSON.stringify(created.body)}`);
   const token = (await login(server.url, { api_key: team.publicKey, federated_id: created.body.federated_id })).access_token;
   return { pk: created.body.pk as number, federatedId: created.body.federated_id as string, externalId, token };
+}
+
+/**
+ * One server with one team for a whole test file: started in beforeAll, closed in afterAll. Read
+ * `.server` and `.team` inside tests (they are set once setup has run).
+ */
+export function serverForFile(env: Record<string, string> = {}): { server: TestServer; team: TeamFixture } {
+  const shared = {} as { server: TestServer; team: TeamFixture };
+  beforeAll(async () => {
+    shared.server = await startTestServer(env);
+    shared.team = await createTeamFixture(shared.server);
+  });
+  afterAll(() => shared.server.close());
+  return shared;
 }

@@ -1,83 +1,76 @@
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { describe, expect, it } from "bun:test";
+import { api, createPlayer, createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
 import { addTeamMember, createTeam } from "../../src/teams/service.ts";
 import { generateKey } from "../../src/auth/keys.ts";
 
-let server: TestServer;
-let team: TeamFixture;
+const file = serverForFile();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  team = await createTeamFixture(server);
-});
-afterAll(() => server.close());
-
-const loginWith = (body: unknown) => api(server.url, "POST", "/api/auth/login", { body });
+const loginWith = (body: unknown) => api(file.server.url, "POST", "/api/auth/login", { body });
 
 describe("POST /api/auth/login", () => {
   it("gives a developer token for a developer key", async () => {
-    const res = await loginWith({ api_key: team.developerKey });
+    const res = await loginWith({ api_key: file.team.developerKey });
     expect(res.status).toBe(200);
     expect(res.body.token_type).toBe("Bearer");
     expect(res.body.expires_in).toBe(3600);
     expect(typeof res.body.access_token).toBe("string");
-    const me = await api(server.url, "GET", "/api/users/me", { token: res.body.access_token });
+    const me = await api(file.server.url, "GET", "/api/users/me", { token: res.body.access_token });
     expect(me.status).toBe(200);
   });
 
   it("accepts team_name for a developer's own team and refuses another team's name with 401", async () => {
-    expect((await loginWith({ api_key: team.developerKey, team_name: team.teamName })).status).toBe(200);
-    const other = await createTeamFixture(server);
-    const res = await loginWith({ api_key: team.developerKey, team_name: other.teamName });
+    expect((await loginWith({ api_key: file.team.developerKey, team_name: file.team.teamName })).status).toBe(200);
+    const other = await createTeamFixture(file.server);
+    const res = await loginWith({ api_key: file.team.developerKey, team_name: other.teamName });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("unauthorized");
   });
 
   it("asks a developer in several teams to name one, then scopes the token to it", async () => {
     const second = `second-${Date.now()}`;
-    createTeam(server.deps, second);
-    const multi = await createTeamFixture(server);
-    addTeamMember(server.deps, second, `dev-${multi.teamName}@example.com`);
+    createTeam(file.server.deps, second);
+    const multi = await createTeamFixture(file.server);
+    addTeamMember(file.server.deps, second, `dev-${multi.teamName}@example.com`);
     const res = await loginWith({ api_key: multi.developerKey });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("team_name_required");
     const scoped = await loginWith({ api_key: multi.developerKey, team_name: second });
     expect(scoped.status).toBe(200);
-    const list = await api(server.url, "GET", "/api/players/", { token: scoped.body.access_token });
+    const list = await api(file.server.url, "GET", "/api/players/", { token: scoped.body.access_token });
     expect(list.body.players).toEqual([]);
   });
 
   it("gives a service token only to a playerCreate key", async () => {
-    const ok = await loginWith({ api_key: team.backendKey });
+    const ok = await loginWith({ api_key: file.team.backendKey });
     expect(ok.status).toBe(200);
-    const created = await api(server.url, "POST", "/api/players", { token: ok.body.access_token, body: { external_id: "via-service" } });
+    const created = await api(file.server.url, "POST", "/api/players", { token: ok.body.access_token, body: { external_id: "via-service" } });
     expect(created.status).toBe(201);
-    const denied = await loginWith({ api_key: team.publicKey });
+    const denied = await loginWith({ api_key: file.team.publicKey });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe("permission_denied");
   });
 
   it("gives a player token for a service key plus the player's federated id", async () => {
-    const player = await createPlayer(server, team);
+    const player = await createPlayer(file.server, file.team);
     expect(player.token.split(".")).toHaveLength(3);
     // A player token reaches nothing over HTTP.
     for (const [method, path] of [["GET", "/api/users/me"], ["GET", "/api/players/"], ["GET", `/api/players/${player.pk}`], ["GET", "/api/teams"]] as const) {
-      const res = await api(server.url, method, path, { token: player.token });
+      const res = await api(file.server.url, method, path, { token: player.token });
       expect(res.status).toBe(403);
     }
   });
 
   it("refuses a player of another team with 401", async () => {
-    const other = await createTeamFixture(server);
-    const player = await createPlayer(server, other);
-    const res = await loginWith({ api_key: team.publicKey, federated_id: player.federatedId });
+    const other = await createTeamFixture(file.server);
+    const player = await createPlayer(file.server, other);
+    const res = await loginWith({ api_key: file.team.publicKey, federated_id: player.federatedId });
     expect(res.status).toBe(401);
   });
 
   it("answers the same 401 for unknown, malformed and mistyped keys", async () => {
     const unknown = generateKey("dk", "dev");
-    const mistyped = team.developerKey.slice(0, -1) + (team.developerKey.endsWith("A") ? "B" : "A");
-    const bodies = [{ api_key: unknown }, { api_key: "nonsense" }, { api_key: mistyped }, { api_key: team.publicKey, federated_id: generateKey("fid", "dev") }];
+    const mistyped = file.team.developerKey.slice(0, -1) + (file.team.developerKey.endsWith("A") ? "B" : "A");
+    const bodies = [{ api_key: unknown }, { api_key: "nonsense" }, { api_key: mistyped }, { api_key: file.team.publicKey, federated_id: generateKey("fid", "dev") }];
     const answers = await Promise.all(bodies.map(loginWith));
     for (const res of answers) {
       expect(res.status).toBe(401);
@@ -93,15 +86,15 @@ describe("POST /api/auth/login", () => {
   });
 
   it("refuses unknown fields, wrong types, malformed JSON and non-JSON bodies", async () => {
-    const extra = await loginWith({ api_key: team.developerKey, admin: true });
+    const extra = await loginWith({ api_key: file.team.developerKey, admin: true });
     expect(extra.status).toBe(400);
     expect(extra.body.error).toContain('"admin"');
     expect((await loginWith({ api_key: 42 })).status).toBe(400);
     expect((await loginWith({})).status).toBe(400);
-    const bad = await api(server.url, "POST", "/api/auth/login", { body: "{not json" });
+    const bad = await api(file.server.url, "POST", "/api/auth/login", { body: "{not json" });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("invalid_json");
-    const form = await api(server.url, "POST", "/api/auth/login", { body: "api_key=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await api(file.server.url, "POST", "/api/auth/login", { body: "api_key=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(form.status).toBe(415);
   });
 });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { describe, expect, it } from "bun:test";
+import { api, createPlayer, createTeamFixture, login, startTestServer, serverForFile } from "../helpers/server.ts";
 import { conversationMessages, players } from "../../src/db/schema.ts";
 import { eq } from "drizzle-orm";
 
-let server: TestServer;
-let team: TeamFixture;
+const file = serverForFile();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  team = await createTeamFixture(server);
-});
-afterAll(() => server.close());
-
-const call = (method: string, path: string, body?: unknown, token = team.developerToken) => api(server.url, method, path, { token, body });
+const call = (method: string, path: string, body?: unknown, token = file.team.developerToken) => api(file.server.url, method, path, { token, body });
 
 describe("players", () => {
   it("creates a player with a secret federated id and returns it in get", async () => {
@@ -23,33 +16,33 @@ describe("players", () => {
     const got = await call("GET", `/api/players/${created.body.pk}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created.body);
-    const row = server.deps.db.select().from(players).where(eq(players.id, created.body.pk)).get()!;
-    expect(row.teamId).toBe(team.teamId);
+    const row = file.server.deps.db.select().from(players).where(eq(players.id, created.body.pk)).get()!;
+    expect(row.teamId).toBe(file.team.teamId);
   });
 
   it("refuses a duplicate external_id in the same team with 409 and writes nothing", async () => {
     await call("POST", "/api/players", { external_id: "dup" });
-    const before = server.deps.db.select().from(players).all().length;
+    const before = file.server.deps.db.select().from(players).all().length;
     const again = await call("POST", "/api/players", { external_id: "dup" });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("external_id_taken");
-    expect(server.deps.db.select().from(players).all().length).toBe(before);
+    expect(file.server.deps.db.select().from(players).all().length).toBe(before);
   });
 
   it("lets another team use the same external_id", async () => {
-    const other = await createTeamFixture(server);
+    const other = await createTeamFixture(file.server);
     await call("POST", "/api/players", { external_id: "shared-name" });
     const res = await call("POST", "/api/players", { external_id: "shared-name" }, other.developerToken);
     expect(res.status).toBe(201);
   });
 
   it("accepts the developer API key itself as the Bearer value for creating players", async () => {
-    const res = await call("POST", "/api/players", { external_id: "by-key" }, team.developerKey);
+    const res = await call("POST", "/api/players", { external_id: "by-key" }, file.team.developerKey);
     expect(res.status).toBe(201);
   });
 
   it("lists players at /api/players/ and /api/players with pagination, without external ids", async () => {
-    const fresh = await createTeamFixture(server);
+    const fresh = await createTeamFixture(file.server);
     const made: number[] = [];
     for (let i = 0; i < 5; i++) made.push((await call("POST", "/api/players", { external_id: `p${i}` }, fresh.developerToken)).body.pk);
     const all = await call("GET", "/api/players/", undefined, fresh.developerToken);
@@ -93,24 +86,24 @@ describe("players", () => {
   });
 
   it("deletes a player with their conversation in one go and answers 404 afterwards", async () => {
-    const p = await createPlayer(server, team);
-    server.deps.db.insert(conversationMessages).values([{ playerId: p.pk, role: "user", text: "hello" }, { playerId: p.pk, role: "assistant", text: "hi!" }]).run();
+    const p = await createPlayer(file.server, file.team);
+    file.server.deps.db.insert(conversationMessages).values([{ playerId: p.pk, role: "user", text: "hello" }, { playerId: p.pk, role: "assistant", text: "hi!" }]).run();
     const res = await call("DELETE", `/api/players/${p.pk}`);
     expect(res.status).toBe(204);
-    expect(server.deps.db.select().from(players).where(eq(players.id, p.pk)).all()).toHaveLength(0);
-    expect(server.deps.db.select().from(conversationMessages).where(eq(conversationMessages.playerId, p.pk)).all()).toHaveLength(0);
+    expect(file.server.deps.db.select().from(players).where(eq(players.id, p.pk)).all()).toHaveLength(0);
+    expect(file.server.deps.db.select().from(conversationMessages).where(eq(conversationMessages.playerId, p.pk)).all()).toHaveLength(0);
     expect((await call("GET", `/api/players/${p.pk}`)).status).toBe(404);
     expect((await call("DELETE", `/api/players/${p.pk}`)).status).toBe(404);
   });
 
   it("resets a federated id: the new one logs in, the old one and its tokens do not", async () => {
-    const p = await createPlayer(server, team);
+    const p = await createPlayer(file.server, file.team);
     const reset = await call("POST", `/api/players/${p.pk}/reset-federated-id`);
     expect(reset.status).toBe(200);
     expect(reset.body.federated_id).not.toBe(p.federatedId);
-    const old = await api(server.url, "POST", "/api/auth/login", { body: { api_key: team.publicKey, federated_id: p.federatedId } });
+    const old = await api(file.server.url, "POST", "/api/auth/login", { body: { api_key: file.team.publicKey, federated_id: p.federatedId } });
     expect(old.status).toBe(401);
-    await login(server.url, { api_key: team.publicKey, federated_id: reset.body.federated_id });
+    await login(file.server.url, { api_key: file.team.publicKey, federated_id: reset.body.federated_id });
   });
 
   it("refuses non-numeric and out-of-range ids with 400", async () => {
@@ -128,15 +121,15 @@ describe("players", () => {
   });
 
   it("requires a token and answers 401 without one", async () => {
-    const res = await api(server.url, "GET", "/api/players/");
+    const res = await api(file.server.url, "GET", "/api/players/");
     expect(res.status).toBe(401);
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
   it("echoes a well-formed x-request-id and replaces a malformed one", async () => {
-    const res = await api(server.url, "GET", "/api/health", { headers: { "x-request-id": "abc-123" } });
+    const res = await api(file.server.url, "GET", "/api/health", { headers: { "x-request-id": "abc-123" } });
     expect(res.headers.get("x-request-id")).toBe("abc-123");
-    const bad = await api(server.url, "GET", "/api/health", { headers: { "x-request-id": "bad id with spaces" } });
+    const bad = await api(file.server.url, "GET", "/api/health", { headers: { "x-request-id": "bad id with spaces" } });
     expect(bad.headers.get("x-request-id")).not.toBe("bad id with spaces");
   });
 });

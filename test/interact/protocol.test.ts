@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { describe, expect, it } from "bun:test";
+import { createPlayer, createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-let server: TestServer;
-let team: TeamFixture;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  team = await createTeamFixture(server);
-});
-afterAll(() => server.close());
+const file = serverForFile();
 
 describe("interact protocol order", () => {
   it("refuses everything but authenticate and ping before authentication, with the exact sentence", async () => {
-    const probe = await WsProbe.open(server.url);
+    const probe = await WsProbe.open(file.server.url);
     expect((await probe.request("ping")).kind).toBe("ping");
     for (const kind of ["set_configuration", "get_configuration", "merge_configuration"]) {
       const res = await probe.request(kind, { config: { prompt: "x" } });
@@ -30,8 +23,8 @@ describe("interact protocol order", () => {
   });
 
   it("refuses interact before set_configuration", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await WsProbe.open(server.url);
+    const player = await createPlayer(file.server, file.team);
+    const probe = await WsProbe.open(file.server.url);
     await probe.request("authenticate", { access_token: player.token });
     const res = await probe.interact("hello");
     expect(res.events[0]).toMatchObject({ type: "stream", kind: "error", error: "session is not configured", uid: res.uid });
@@ -41,8 +34,8 @@ describe("interact protocol order", () => {
   });
 
   it("answers authenticate and set_configuration with uid, echoed client time and server times", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await WsProbe.open(server.url);
+    const player = await createPlayer(file.server, file.team);
+    const probe = await WsProbe.open(file.server.url);
     const uid = crypto.randomUUID();
     probe.send({ type: "request", kind: "authenticate", uid, client_start_time: "2026-11-22T09:41:07.123Z", access_token: player.token });
     const auth = await probe.next((m) => m.uid === uid);
@@ -58,8 +51,8 @@ describe("interact protocol order", () => {
   });
 
   it("streams an interaction: started, text, text_complete, complete, then close with the same uid and times", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await openSession(server.url, player.token);
+    const player = await createPlayer(file.server, file.team);
+    const probe = await openSession(file.server.url, player.token);
     const { uid, events } = await probe.interact("Hello!");
     const kinds = events.map((e) => (e.kind === "close" ? "close" : e.event));
     expect(kinds[0]).toBe("interaction_started");
@@ -78,8 +71,8 @@ describe("interact protocol order", () => {
   });
 
   it("answers malformed JSON, non-objects, unknown kinds, wrong types and unknown fields with clear errors and stays usable", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await openSession(server.url, player.token);
+    const player = await createPlayer(file.server, file.team);
+    const probe = await openSession(file.server.url, player.token);
     probe.send("{not json");
     expect(await probe.next()).toMatchObject({ kind: "error", error: "the message is not valid JSON" });
     probe.send("[1,2]");
@@ -100,8 +93,8 @@ describe("interact protocol order", () => {
   });
 
   it("names the field of a bad configuration", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await WsProbe.open(server.url);
+    const player = await createPlayer(file.server, file.team);
+    const probe = await WsProbe.open(file.server.url);
     await probe.request("authenticate", { access_token: player.token });
     const cases: [unknown, string][] = [
       [{}, '"config.prompt"'],
@@ -126,8 +119,8 @@ describe("interact protocol order", () => {
   });
 
   it("refuses a developer token and a bad token on authenticate", async () => {
-    const probe = await WsProbe.open(server.url);
-    expect(await probe.request("authenticate", { access_token: team.developerToken })).toMatchObject({ kind: "error", code: "unauthorized" });
+    const probe = await WsProbe.open(file.server.url);
+    expect(await probe.request("authenticate", { access_token: file.team.developerToken })).toMatchObject({ kind: "error", code: "unauthorized" });
     expect(await probe.request("authenticate", { access_token: "x.y.z" })).toMatchObject({ kind: "error", code: "unauthorized" });
     probe.close();
   });
