@@ -45,7 +45,8 @@ export function findServiceAccountByKeyHash(db: Db, hash: string): ServiceAccoun
 
 /** Version, permission and team of a service account, or null (every service/player token check). */
 export function serviceAccountState(db: Db, id: number): { version: number; playerCreate: boolean; teamId: number } | null {
-  return saState(db).get({ id }) ?? null;
+  const row = saState(db).get({ id });
+  return row ? { version: row.version, playerCreate: row.playerCreate === 1, teamId: row.teamId } : null;
 }
 
 const saByKeyHash = prepared((db) =>
@@ -57,14 +58,8 @@ const saByKeyHash = prepared((db) =>
 );
 
 // Plain bun:sqlite on the per-token check: drizzle's row mapping costs as much again as the query.
-const saStateRaw = prepared((db) =>
+const saState = prepared((db) =>
   db.$client.query<{ version: number; playerCreate: number; teamId: number }, { id: number }>(
     "SELECT version, player_create AS playerCreate, team_id AS teamId FROM service_accounts WHERE id = $id",
   ),
 );
-const saState = (db: Db) => ({
-  get: ({ id }: { id: number }) => {
-    const row = saStateRaw(db).get({ id });
-    return row ? { version: row.version, playerCreate: row.playerCreate === 1, teamId: row.teamId } : undefined;
-  },
-});

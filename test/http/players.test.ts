@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, startTestServer, serverForFile } from "../helpers/server.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
 import { conversationMessages, players } from "../../src/db/schema.ts";
 import { eq } from "drizzle-orm";
 
