@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, type Msg } from "../helpers/ws.ts";
-import { decodeMp3, decodePcm16, framesOf, rms } from "../engine/tts/helpers.ts";
+import { decodeMp3, decodePcm16, expectUnityFrames, rms } from "../engine/tts/helpers.ts";
 
 let server: TestServer;
 let team: TeamFixture;
@@ -33,7 +33,7 @@ async function talk(config: Msg, text: string, fields: Msg = {}) {
 }
 
 describe("speech over the interact socket", () => {
-  it("speaks the reply as MP3: whole MPEG-1 mono frames per message, one decodable stream per sentence, in order", async () => {
+  it("speaks the reply as 44.1 kHz MPEG-1 MP3: every message decodes on its own, one stream per sentence, in order", async () => {
     const events = await talk({}, "Tell me a story about a dragon");
     const kinds = events.map((e) => e.event ?? e.kind);
     const audio = events.filter((e) => e.event === "audio");
@@ -45,10 +45,15 @@ describe("speech over the interact socket", () => {
     expect(audio.map((e) => e.seq)).toEqual(audio.map((_, i) => i));
     for (const e of audio) {
       expect(e.mime_type).toBe("audio/mpeg");
-      expect([32000, 44100, 48000]).toContain(e.sample_rate);
-      const frames = framesOf(bytes(e)); // throws if a message splits a frame
-      expect(frames.length).toBeGreaterThan(0);
-      for (const f of frames) expect([f.version, f.layer, f.channels]).toEqual([1, 3, 1]);
+      expect(e.sample_rate).toBe(44100);
+      // Whole frames only, each starting FF FB: MPEG-1 Layer III, no CRC, 44.1 kHz, mono (what Unity plays).
+      const frames = expectUnityFrames(bytes(e));
+      expect(frames).toBeGreaterThan(0);
+      // Decoded alone, with a fresh decoder, as a client that decodes message by message does.
+      const alone = await decodeMp3(bytes(e));
+      expect(alone.errors).toBe(0);
+      expect(alone.sampleRate).toBe(44100);
+      expect(alone.samples.length).toBe(frames * 1152);
     }
     const reply = events.find((e) => e.event === "text_complete")!.text as string;
     const sentences = bySentence(events);

@@ -2,13 +2,16 @@
  * Messages between the pool (main thread) and a synthesis worker. Cancellation does not travel as a message:
  * a running job is synchronous in the worker and would not see one until it finished. Instead each worker
  * shares a one-word SharedArrayBuffer in which the pool writes the id of the job to stop; the worker reads it
- * between chunks.
+ * between steps.
  */
 import type { AudioFormat, VoiceProfile } from "../../types.ts";
 
 export interface InitMessage {
   type: "init";
+  /** flite, compiled once on the main thread. */
   module: WebAssembly.Module;
+  /** LAME, compiled once on the main thread. */
+  mp3: WebAssembly.Module;
   cancel: SharedArrayBuffer;
 }
 
@@ -27,5 +30,6 @@ export type ToWorker = InitMessage | JobMessage;
 export type FromWorker =
   | { type: "ready" }
   | { type: "chunk"; id: number; data: Uint8Array; mimeType: string; sampleRate: number }
+  /** `synthMs`: flite; `totalMs`: the whole job in the worker; `audioMs`: the audio it made. */
   | { type: "done"; id: number; cancelled: boolean; synthMs: number; totalMs: number; audioMs: number }
   | { type: "failed"; id: number; message: string };
