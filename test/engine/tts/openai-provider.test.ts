@@ -42,6 +42,20 @@ function trickle(bytes: Uint8Array, piece: number): ReadableStream<Uint8Array> {
   });
 }
 
+/** A service that sends the first `bytes` of a second of PCM, then nothing until the test ends. */
+function stallAfter(bytes: number): Behaviour {
+  const audio = servicePcm(1);
+  return () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(audio.slice(0, bytes));
+          stalls.push(() => controller.close());
+        },
+      }),
+    );
+}
+
 function provider(settings: { timeoutMs?: number; baseUrl?: string; maxTurns?: number } = {}, logger = recordingLogger()): OpenAiSpeechProvider {
   return new OpenAiSpeechProvider({
     baseUrl: settings.baseUrl ?? `http://127.0.0.1:${server.port}/v1`,
@@ -187,16 +201,7 @@ describe("OpenAI speech provider", () => {
   });
 
   it("gives up on a body that stalls half-way, after delivering what arrived", async () => {
-    const audio = servicePcm(1);
-    behaviour = () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(audio.slice(0, 12000));
-            stalls.push(() => controller.close());
-          },
-        }),
-      );
+    behaviour = stallAfter(12000);
     const chunks: Uint8Array[] = [];
     const started = performance.now();
     const error = await caught(
@@ -222,16 +227,7 @@ describe("OpenAI speech provider", () => {
   });
 
   it("stops quietly when aborted mid-stream", async () => {
-    const audio = servicePcm(1);
-    behaviour = () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(audio.slice(0, 12000));
-            stalls.push(() => controller.close());
-          },
-        }),
-      );
+    behaviour = stallAfter(12000);
     const controller = new AbortController();
     const chunks: Uint8Array[] = [];
     const started = performance.now();
@@ -244,16 +240,7 @@ describe("OpenAI speech provider", () => {
   });
 
   it("delivers no half sentence of MP3 when the body stalls: the error alone", async () => {
-    const audio = servicePcm(1);
-    behaviour = () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(audio.slice(0, 12000));
-            stalls.push(() => controller.close());
-          },
-        }),
-      );
+    behaviour = stallAfter(12000);
     const chunks: Uint8Array[] = [];
     const error = await caught(
       (async () => {

@@ -14,24 +14,18 @@
  */
 import { WasmMediaEncoder, createEncoder } from "wasm-media-encoders";
 import wasmPath from "wasm-media-encoders/wasm/mp3" with { type: "file" };
+import { compileOnce } from "../wasm-module.ts";
 
 export const MP3_SAMPLE_RATE = 44100;
 export const MP3_BITRATE_KBPS = 48;
 /** Input samples fed to LAME per step (about 0.5 s at 16 kHz), so cancellation is noticed quickly. */
 const STEP_SAMPLES = 8192;
 
-let compiled: Promise<WebAssembly.Module> | null = null;
-
 /**
  * Compiles LAME's wasm once per thread and returns the same module afterwards (it can be posted to workers).
  * @example const module = await loadMp3Module()
  */
-export function loadMp3Module(): Promise<WebAssembly.Module> {
-  compiled ??= Bun.file(wasmPath)
-    .arrayBuffer()
-    .then((bytes) => WebAssembly.compile(bytes));
-  return compiled;
-}
+export const loadMp3Module = compileOnce(wasmPath);
 
 /** One LAME instance, reused sentence after sentence (each sentence is configured afresh: a new stream). */
 export class Mp3Encoder {
