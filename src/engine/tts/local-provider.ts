@@ -6,17 +6,16 @@
  * delivered as one chunk, mime type `audio/mpeg`. `pcm16` is little-endian signed 16-bit mono at 16 kHz
  * (flite's own rate), chunks of 200 ms (6,400 bytes), mime type `audio/pcm`.
  *
- * Start-up: nothing is compiled or spawned while the app is being built; the wasm compiles and the workers
- * warm up from the next turn of the event loop, after the server listens. Requests made before then wait.
+ * Start-up: nothing is compiled or spawned while the app is being built. The workers are spawned from the next
+ * turn of the event loop (after the server listens) and each compiles the wasm itself, so compiling never
+ * blocks the main thread. Requests made before a worker is warm wait for it.
  */
 import { availableParallelism } from "node:os";
 import { Channel } from "../pipeline/channel.ts";
-import { loadMp3Module } from "./audio/mp3-encoder.ts";
 import { SpeechCapacity } from "./capacity.ts";
-import { FlitePool, type PoolModules } from "./flite/pool.ts";
+import { FlitePool } from "./flite/pool.ts";
 import { normalizeForFlite, isSpeakable } from "./flite/normalize-text.ts";
 import { FLITE_VOICES, findFliteVoice } from "./flite/voices.ts";
-import { loadFliteModule } from "./flite/wasm.ts";
 import { fliteWorkerPath } from "./flite/worker-url.ts";
 import { type TtsLogger, silentLogger } from "./logger.ts";
 import { TurnTimeline, estimateSeconds } from "./schedule.ts";
@@ -147,12 +146,9 @@ export class LocalSpeechProvider implements TtsProvider {
   }
 }
 
-/** Both wasm modules, compiled from the next turn of the event loop (never on the path to listening). */
-function afterThisTick(): Promise<PoolModules> {
-  return new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
-    const [flite, mp3] = await Promise.all([loadFliteModule(), loadMp3Module()]);
-    return { flite, mp3 };
-  });
+/** Resolves on the next turn of the event loop: after the code building the app (and listening) has run. */
+function afterThisTick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A stream that ends at once, with `error` or empty. */

@@ -11,13 +11,11 @@ import { caught, collect, recordingLogger } from "./helpers.ts";
 
 const FAKE = fileURLToPath(new URL("./fixtures/fake-worker.ts", import.meta.url));
 const BROKEN = fileURLToPath(new URL("./fixtures/broken-worker.ts", import.meta.url));
-// The fake workers never touch the modules; any compiled module will do.
-const EMPTY_MODULE = new WebAssembly.Module(Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0]));
 
 let pool: FlitePool | null = null;
 
 async function start(workerPath: string, options: Partial<PoolOptions> = {}): Promise<FlitePool> {
-  pool = new FlitePool(Promise.resolve({ flite: EMPTY_MODULE, mp3: EMPTY_MODULE }), { size: 1, workerPath, jobTimeoutMs: 5000, cancelGraceMs: 100, logger: recordingLogger(), ...options });
+  pool = new FlitePool(Promise.resolve(), { size: 1, workerPath, jobTimeoutMs: 5000, cancelGraceMs: 100, logger: recordingLogger(), ...options });
   if (workerPath === FAKE) await pool.ready();
   return pool;
 }

@@ -1,8 +1,8 @@
 /**
  * A pool of synthesis workers, so flite and the MP3 encoder never run on the event loop.
  *
- * Data model: `size` worker slots (each with its own flite instances, all built from one shared compiled
- * module), one queue of jobs, and for each busy slot the job it runs. A slot runs one job at a time.
+ * Data model: `size` worker slots (each compiles its own flite and LAME, off the main thread), one queue of
+ * jobs, and for each busy slot the job it runs. A slot runs one job at a time.
  * Rules:
  * - a free worker takes the queued job whose audio is needed first (see ../schedule.ts); a job's need is its
  *   turn timeline's, else its `due`, else the time it was submitted;
@@ -38,11 +38,6 @@ export interface PoolJob {
   expectedMs?: number;
 }
 
-export interface PoolModules {
-  flite: WebAssembly.Module;
-  mp3: WebAssembly.Module;
-}
-
 export interface PoolOptions {
   size: number;
   workerPath: string;
@@ -75,22 +70,20 @@ export class FlitePool {
   private readonly queue: Job[] = [];
   private slots: WorkerSlot[] = [];
   private readonly running = new Map<WorkerSlot, Job>();
-  private modules: PoolModules | null = null;
+  private started = false;
   private failedStarts = 0;
   private nextId = 1;
   private stopped: TtsError | null = null;
 
+  /** The workers are spawned when `start` resolves (the provider passes "after this tick", tests pass now). */
   constructor(
-    modules: Promise<PoolModules>,
+    start: Promise<void>,
     private readonly options: PoolOptions,
   ) {
-    modules.then(
-      (compiled) => {
-        this.modules = compiled;
-        if (!this.stopped) this.slots = Array.from({ length: options.size }, () => this.spawn(compiled));
-      },
-      (error: unknown) => this.shutDown(new TtsError(`speech engine could not be loaded (${error instanceof Error ? error.message : "unknown error"})`, false)),
-    );
+    void start.then(() => {
+      this.started = true;
+      if (!this.stopped) this.slots = Array.from({ length: options.size }, () => this.spawn());
+    });
   }
 
   /** Resolves once a worker is warm; rejects if the engine cannot start or was closed. */
@@ -270,11 +263,11 @@ export class FlitePool {
     this.free(slot);
     slot.stop();
     const index = this.slots.indexOf(slot);
-    if (index >= 0 && this.modules && !this.stopped) this.slots[index] = this.spawn(this.modules);
+    if (index >= 0 && this.started && !this.stopped) this.slots[index] = this.spawn();
   }
 
-  private spawn(modules: PoolModules): WorkerSlot {
-    return new WorkerSlot(this.options.workerPath, modules, {
+  private spawn(): WorkerSlot {
+    return new WorkerSlot(this.options.workerPath, {
       message: (slot, message) => this.onMessage(slot, message),
       crash: (slot, reason) => this.onCrash(slot, reason),
     });

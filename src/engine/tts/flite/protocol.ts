@@ -6,12 +6,9 @@
  */
 import type { AudioFormat, VoiceProfile } from "../../types.ts";
 
+/** The worker compiles flite and LAME itself: compiling on the main thread would block its event loop. */
 export interface InitMessage {
   type: "init";
-  /** flite, compiled once on the main thread. */
-  module: WebAssembly.Module;
-  /** LAME, compiled once on the main thread. */
-  mp3: WebAssembly.Module;
   cancel: SharedArrayBuffer;
 }
 

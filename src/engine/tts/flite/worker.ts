@@ -1,11 +1,13 @@
 /**
- * A synthesis worker: runs flite and encodes one sentence at a time, off the main thread.
+ * A synthesis worker: compiles flite and LAME, then runs flite and encodes one sentence at a time, off the
+ * main thread.
  * It must be listed as an entrypoint of `bun build --compile` (see ./worker-url.ts) to exist in the binary.
  *
  * `mp3`: the whole sentence becomes one MP3 stream, sent as one chunk (see ../audio/mp3-encoder.ts for why).
  * `pcm16`: flite's own 16 kHz samples, in 200 ms chunks.
  */
 import { Mp3Encoder, MP3_SAMPLE_RATE } from "../audio/mp3-encoder.ts";
+import { loadFliteModule } from "./wasm.ts";
 import { pcmChunks } from "../audio/pcm-chunks.ts";
 import type { FromWorker, JobMessage, ToWorker } from "./protocol.ts";
 import { runFlite } from "./run-flite.ts";
@@ -55,9 +57,10 @@ async function warmUp(): Promise<void> {
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
-    module = message.module;
     cancel = new Int32Array(message.cancel);
-    encoder = await Mp3Encoder.create(message.mp3);
+    // Compiled here, not on the main thread: compiling flite's 21 MB blocks a thread for tens of ms.
+    module = await loadFliteModule();
+    encoder = await Mp3Encoder.create();
     await warmUp();
     send({ type: "ready" });
     return;
