@@ -166,7 +166,7 @@ describe("local speech provider: requests", () => {
       expect(chunks.length).toBeGreaterThan(0);
       if (i % 2 === 0) expect((await decodeMp3(join(chunks))).errors).toBe(0);
     }
-  });
+  }, 30_000);
 
   it("never logs the text it speaks", async () => {
     const secret = "Pumpernickel Wigglesworth lives at seven Maple Lane";
@@ -209,7 +209,7 @@ describe("local speech provider: admission", () => {
     } finally {
       await speedy.close();
     }
-  });
+  }, 30_000);
 
   it("speaks a ticketed turn's sentences in order, each as its own stream", async () => {
     const one = new LocalSpeechProvider({ workers: 1 });
@@ -225,5 +225,5 @@ describe("local speech provider: admission", () => {
       ticket!.release();
       await one.close();
     }
-  });
+  }, 30_000);
 });
