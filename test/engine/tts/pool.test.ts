@@ -127,6 +127,16 @@ describe("FlitePool scheduling", () => {
     expect(finished).toEqual(["unset", "soon", "middle", "late"]);
   });
 
+  it("starts a long sentence before a short one needed at the same moment", async () => {
+    const workers = await start(FAKE);
+    const due = performance.now() + 500;
+    const finished = await order(workers, [
+      ["short", job("a", { due, expectedMs: 20 })],
+      ["long", job("b", { due, expectedMs: 300 })],
+    ]);
+    expect(finished).toEqual(["long", "short"]);
+  });
+
   it("serves a new turn's first sentence before another turn's later sentences, and each turn in order", async () => {
     const workers = await start(FAKE);
     const talking = new TurnTimeline();

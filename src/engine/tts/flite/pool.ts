@@ -4,8 +4,9 @@
  * Data model: `size` worker slots (each compiles its own flite and LAME, off the main thread), one queue of
  * jobs, and for each busy slot the job it runs. A slot runs one job at a time.
  * Rules:
- * - a free worker takes the queued job whose audio is needed first (see ../schedule.ts); a job's need is its
- *   turn timeline's, else its `due`, else the time it was submitted;
+ * - a free worker takes the queued job that must start first to be ready when its audio is needed: its need
+ *   (its turn timeline's, see ../schedule.ts, else its `due`, else the time it was submitted) minus the work it
+ *   is expected to take, so a long sentence starts ahead of a short one needed at the same moment;
  * - deadlines count work, not queueing: `jobTimeoutMs` starts when a worker takes the job. A worker that is
  *   still on one sentence past it is stuck (a sentence takes well under a second): its job fails (retryable)
  *   and the worker is replaced;
@@ -143,12 +144,13 @@ export class FlitePool {
     return job.due ?? job.submittedAt;
   }
 
-  /** The queued job needed first (ties: the one queued first). */
+  /** The queued job that must start first (ties: the one queued first). */
   private takeMostUrgent(): Job | undefined {
     let best = -1;
     let bestNeed = Infinity;
     for (let i = 0; i < this.queue.length; i++) {
-      const need = this.needOf(this.queue[i]);
+      const job = this.queue[i];
+      const need = this.needOf(job) - (job.expectedMs ?? 0);
       if (need < bestNeed) {
         best = i;
         bestNeed = need;
