@@ -78,7 +78,7 @@ describe("local speech provider: abort and deadlines", () => {
     await collect(speech.synthesize(request("Hello again.", new AbortController().signal)));
     // flite alone needs seconds for VERY_LONG; a replaced worker answers after the grace period plus a warm-up.
     expect(performance.now() - abortedAt).toBeLessThan(3000);
-  });
+  }, 20_000);
 
   it("fails a sentence whose work runs past the timeout with a retryable TtsError, then keeps working", async () => {
     const speech = await provider({ timeoutMs: 1200 });
@@ -89,7 +89,7 @@ describe("local speech provider: abort and deadlines", () => {
     expect(performance.now() - started).toBeLessThan(2000);
     const next = await collect(speech.synthesize(request("Still here.", new AbortController().signal)));
     expect(next.chunks.length).toBeGreaterThan(0);
-  });
+  }, 20_000);
 
   it("fails requests made after close with a TtsError", async () => {
     const speech = await provider();

@@ -1,8 +1,9 @@
 /**
  * A pool of synthesis workers, so flite and the MP3 encoder never run on the event loop.
  *
- * Data model: `size` worker slots (each compiles its own flite and LAME, off the main thread), one queue of
- * jobs, and for each busy slot the job it runs. A slot runs one job at a time.
+ * Data model: `size` worker slots, one queue of jobs, and for each busy slot the job it runs. A slot runs one
+ * job at a time. The first workers of the process compile flite and LAME (off the main thread) and hand the
+ * compiled modules back; every later worker, of any pool, starts from those.
  * Rules:
  * - a free worker takes the queued job that must start first to be ready when its audio is needed: its need
  *   (its turn timeline's, see ../schedule.ts, else its `due`, else the time it was submitted) minus the work it
@@ -23,7 +24,7 @@ import type { AudioFormat, VoiceProfile } from "../../types.ts";
 import type { TtsLogger } from "../logger.ts";
 import type { TurnTimeline } from "../schedule.ts";
 import { type AudioChunk, TtsError, type TtsObserver } from "../types.ts";
-import type { FromWorker } from "./protocol.ts";
+import type { FromWorker, WasmModules } from "./protocol.ts";
 import { WorkerSlot } from "./worker-slot.ts";
 
 export interface PoolJob {
@@ -66,6 +67,8 @@ interface Job extends PoolJob {
 }
 
 const MAX_FAILED_STARTS = 3;
+/** Compiled by the first worker that got ready in this process. */
+let compiled: WasmModules | null = null;
 
 export class FlitePool {
   private readonly queue: Job[] = [];
@@ -213,6 +216,7 @@ export class FlitePool {
 
   private onMessage(slot: WorkerSlot, message: FromWorker): void {
     if (message.type === "ready") {
+      compiled ??= message.modules ?? null;
       this.failedStarts = 0;
       return this.dispatch();
     }
@@ -269,7 +273,7 @@ export class FlitePool {
   }
 
   private spawn(): WorkerSlot {
-    return new WorkerSlot(this.options.workerPath, {
+    return new WorkerSlot(this.options.workerPath, compiled, {
       message: (slot, message) => this.onMessage(slot, message),
       crash: (slot, reason) => this.onCrash(slot, reason),
     });

@@ -6,10 +6,20 @@
  */
 import type { AudioFormat, VoiceProfile } from "../../types.ts";
 
-/** The worker compiles flite and LAME itself: compiling on the main thread would block its event loop. */
+/** flite and LAME, compiled. A compiled module can be posted between threads without compiling it again. */
+export interface WasmModules {
+  flite: WebAssembly.Module;
+  mp3: WebAssembly.Module;
+}
+
+/**
+ * `modules`: compiled by an earlier worker of this process, or null: then the worker compiles them itself and
+ * sends them back with "ready". The main thread never compiles: flite's 21 MB would block its event loop.
+ */
 export interface InitMessage {
   type: "init";
   cancel: SharedArrayBuffer;
+  modules: WasmModules | null;
 }
 
 export interface JobMessage {
@@ -25,7 +35,7 @@ export interface JobMessage {
 export type ToWorker = InitMessage | JobMessage;
 
 export type FromWorker =
-  | { type: "ready" }
+  | { type: "ready"; modules?: WasmModules }
   | { type: "chunk"; id: number; data: Uint8Array; mimeType: string; sampleRate: number }
   /** `synthMs`: flite; `totalMs`: the whole job in the worker; `audioMs`: the audio it made. */
   | { type: "done"; id: number; cancelled: boolean; synthMs: number; totalMs: number; audioMs: number }

@@ -1,12 +1,12 @@
 /**
- * A synthesis worker: compiles flite and LAME, then runs flite and encodes one sentence at a time, off the
- * main thread.
+ * A synthesis worker: runs flite and encodes one sentence at a time, off the main thread. The first workers
+ * of a process compile flite and LAME themselves; later ones get the compiled modules from the pool.
  * It must be listed as an entrypoint of `bun build --compile` (see ./worker-url.ts) to exist in the binary.
  *
  * `mp3`: the whole sentence becomes one MP3 stream, sent as one chunk (see ../audio/mp3-encoder.ts for why).
  * `pcm16`: flite's own 16 kHz samples, in 200 ms chunks.
  */
-import { Mp3Encoder, MP3_SAMPLE_RATE } from "../audio/mp3-encoder.ts";
+import { Mp3Encoder, MP3_SAMPLE_RATE, loadMp3Module } from "../audio/mp3-encoder.ts";
 import { loadFliteModule } from "./wasm.ts";
 import { pcmChunks } from "../audio/pcm-chunks.ts";
 import type { FromWorker, JobMessage, ToWorker } from "./protocol.ts";
@@ -63,12 +63,13 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
     cancel = new Int32Array(message.cancel);
-    // Compiled here, not on the main thread: compiling flite's 21 MB blocks a thread for tens of ms.
-    module = await loadFliteModule();
-    encoder = await Mp3Encoder.create();
+    // Compiled here when no earlier worker did, never on the main thread: flite's 21 MB block a thread for tens of ms.
+    const modules = message.modules ?? { flite: await loadFliteModule(), mp3: await loadMp3Module() };
+    module = modules.flite;
+    encoder = await Mp3Encoder.create(modules.mp3);
     await warmUp();
     next = prepareFlite(module);
-    send({ type: "ready" });
+    send({ type: "ready", modules });
     return;
   }
   try {
