@@ -158,6 +158,47 @@ describe("speech over the interact socket", () => {
     }
   }, 30_000);
 
+  it("sends 44.1 kHz MPEG-1 from the OpenAI-compatible provider too, whatever format the service itself prefers", async () => {
+    // A loopback service that speaks /v1/audio/speech: 24 kHz PCM when asked for "pcm", and otherwise the
+    // 24 kHz MPEG-2 it would pick itself (here: bytes that are not MP3 at all, so passing them on would show).
+    const asked: string[] = [];
+    const service = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const body = (await req.json()) as { input: string; response_format: string };
+        asked.push(body.response_format);
+        if (body.response_format !== "pcm") return new Response(new Uint8Array(4000).fill(0x55), { headers: { "content-type": "audio/mpeg" } });
+        const pcm = new Int16Array(Math.round(24000 * (0.3 + body.input.length / 20)));
+        for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 24000));
+        return new Response(new Uint8Array(pcm.buffer), { headers: { "content-type": "audio/pcm" } });
+      },
+    });
+    const remote = await startTestServer({ HOOT_TTS_PROVIDER: "openai", HOOT_TTS_BASE_URL: `http://127.0.0.1:${service.port}/v1`, HOOT_TTS_API_KEY: "sk-test" });
+    try {
+      const t = await createTeamFixture(remote);
+      const player = await createPlayer(remote, t);
+      const probe = await openSession(remote.url, player.token, { prompt: "You are Ollie the owl, a kind friend.", voice_profile: { voice_id: "nova" } });
+      const { events } = await probe.interact("Tell me about owls", { audio_output: true }, 30_000);
+      probe.close();
+      const audio = events.filter((e) => e.event === "audio");
+      expect(audio.length).toBeGreaterThan(0);
+      expect(asked.every((format) => format === "pcm")).toBe(true);
+      for (const e of audio) {
+        expect([e.mime_type, e.sample_rate]).toEqual(["audio/mpeg", 44100]);
+        const frames = expectUnityFrames(bytes(e));
+        const alone = await decodeMp3(bytes(e));
+        expect(alone.errors).toBe(0);
+        expect(alone.samples.length).toBe(frames * 1152);
+        expect(rms(alone.samples)).toBeGreaterThan(0.05);
+      }
+      expect(events.some((e) => e.event === "audio_complete")).toBe(true);
+    } finally {
+      await remote.close();
+      service.stop(true);
+    }
+  }, 30_000);
+
   it("sends no audio when audio_output is false", async () => {
     const events = await talk({}, "Hello!", { audio_output: false });
     expect(events.some((e) => e.event === "audio" || e.event === "audio_complete")).toBe(false);
