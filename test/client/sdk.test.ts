@@ -96,7 +96,7 @@ describe("InteractClient", () => {
     const player = await hoot.createPlayer("reconnector");
     const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
     await client.connect();
-    await file.server.interact.registry.shutdown();
+    await file.server.interact.connections.shutdown();
     await Bun.sleep(600);
     const events = await collect(client.interact("are you there?", { audioOutput: false }));
     expect(events.at(-1)!.event).toBe("interaction_complete");
