@@ -1,7 +1,11 @@
 /**
- * The interact websocket at `/interact` (the root of the same host and port as `/api`) and its AsyncAPI
- * document at `/api/asyncapi.json`. Transport only: each socket event becomes a call on the connections
- * module (bookkeeping) or on the socket's session (the protocol).
+ * src/interact owns the websocket: everything that knows the wire (request and message schemas, toWire,
+ * the session state machine, socket bookkeeping, the AsyncAPI document). The engine below it yields frames
+ * and knows nothing of this; the client SDK imports its types.
+ *
+ * This file: the interact websocket at `/interact` (the root of the same host and port as `/api`) and its
+ * AsyncAPI document at `/api/asyncapi.json`. Transport only: each socket event becomes a call on the
+ * connections module (bookkeeping) or on the socket's session (the protocol).
  *
  * Message size: Bun's own `maxPayloadLength` (set in app.ts) is only a backstop well above
  * HOOT_WS_MAX_MESSAGE_BYTES, because Bun closes an oversized message's socket with 1009 and no word of why.

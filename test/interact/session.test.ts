@@ -14,6 +14,17 @@ async function ready(options: Parameters<typeof harness>[0] = {}) {
   return h;
 }
 
+/** A configured session whose turn "i1" (a frame every 30 ms) has sent its first text. */
+async function midTurn() {
+  const h = await ready({ engine: new FakeEngine(undefined, 30) });
+  void h.send({ type: "stream", kind: "interact", uid: "i1", text: "tell me a story" });
+  await Bun.sleep(45);
+  return h;
+}
+
+/** Everything sent, as "uid:event-or-kind", in order. */
+const order = (h: Awaited<ReturnType<typeof ready>>) => h.socket.sent.map((m) => `${m.uid}:${m.event ?? m.kind}`);
+
 describe("session: authenticate", () => {
   it("answers only authenticate and ping before authentication, with the exact sentence", async () => {
     const h = harness();
@@ -171,13 +182,10 @@ describe("session: interact", () => {
   });
 
   it("a new interact stops the running one first; its close comes before the new stream starts", async () => {
-    const h = await ready({ engine: new FakeEngine(undefined, 30) });
-    void h.send({ type: "stream", kind: "interact", uid: "i1", text: "tell me a story" });
-    await Bun.sleep(45);
+    const h = await midTurn();
     await h.send({ type: "stream", kind: "interact", uid: "i2", text: "hi" });
     await h.session.idle();
-    const order = h.socket.sent.map((m) => `${m.uid}:${m.event ?? m.kind}`);
-    expect(order.indexOf("i1:close")).toBeLessThan(order.indexOf("i2:interaction_started"));
+    expect(order(h).indexOf("i1:close")).toBeLessThan(order(h).indexOf("i2:interaction_started"));
     expect(h.socket.stream("i1")).not.toContain("interaction_complete");
     expect(h.socket.stream("i2").slice(-2)).toEqual(["interaction_complete", "close"]);
     h.session.closed();
@@ -186,13 +194,10 @@ describe("session: interact", () => {
 
 describe("session: interrupt", () => {
   it("stops the target at once, closes its stream before answering, and keeps only what was used", async () => {
-    const h = await ready({ engine: new FakeEngine(undefined, 30) });
-    void h.send({ type: "stream", kind: "interact", uid: "i1", text: "tell me a story" });
-    await Bun.sleep(45);
+    const h = await midTurn();
     const answer = await h.request("interrupt", { target_uid: "i1", at_character: 1 });
     expect(answer).toMatchObject({ kind: "interrupt", target_uid: "i1", interrupted: true });
-    const order = h.socket.sent.map((m) => `${m.uid}:${m.event ?? m.kind}`);
-    expect(order.indexOf("i1:close")).toBeLessThan(order.indexOf(`${answer.uid}:interrupt`));
+    expect(order(h).indexOf("i1:close")).toBeLessThan(order(h).indexOf(`${answer.uid}:interrupt`));
     expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "close"]);
     expect(h.history.records).toEqual([{ playerId: 7, turn: { userText: "tell me a story", reply: "H" } }]);
     expect(await h.request("interrupt", { target_uid: "nothing" })).toMatchObject({ interrupted: false });
@@ -202,9 +207,7 @@ describe("session: interrupt", () => {
 
 describe("session: revocation and limits", () => {
   it("on revocation ends the running stream with its close, says why, and closes with 4403", async () => {
-    const h = await ready({ engine: new FakeEngine(undefined, 30) });
-    void h.send({ type: "stream", kind: "interact", uid: "i1", text: "tell me a story" });
-    await Bun.sleep(45);
+    const h = await midTurn();
     await h.session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
     expect(h.socket.stream("i1").at(-1)).toBe("close");
     expect(h.socket.sent.at(-1)).toMatchObject({ type: "error", code: "credential_revoked" });

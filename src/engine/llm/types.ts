@@ -1,6 +1,6 @@
 /**
  * The language model contract. A provider streams the reply as text deltas; the engine adds timeouts, the
- * single retry and the mapping to `interaction_error`, so providers stay small.
+ * single retry and the mapping to an error frame, so providers stay small.
  */
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
