@@ -28,7 +28,7 @@ const isServerMessage = TypeCompiler.Compile(ServerMessageSchema);
 describe("toWire", () => {
   for (const [name, frame, expected] of CASES) {
     it(`turns ${name} into its event`, () => {
-      const messages = toWire(frame, stamp);
+      const messages: Record<string, unknown>[] = toWire(frame, stamp);
       expect(messages).toEqual(expected.map((payload) => ({ type: "stream", kind: "interact", uid: "u1", client_start_time: stamp.clientStartTime, server_start_time: "2026-11-22T09:41:07.200000Z", server_end_time: expect.any(String), ...payload })));
       for (const message of messages) expect(isServerMessage.Check(message)).toBe(true);
     });
