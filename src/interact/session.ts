@@ -200,6 +200,11 @@ export class InteractSession {
       }
       case "interact":
         return this.onInteract(request, stamp);
+      default: {
+        // A request kind added to model.ts without a case here fails to compile.
+        const unhandled: never = request;
+        return unhandled;
+      }
     }
   }
 
