@@ -18,7 +18,7 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */

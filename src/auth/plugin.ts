@@ -9,10 +9,10 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
 import { clientAddress } from "../http/client-address.ts";
-import type { Caller } from "./caller.ts";
+import type { Caller, TeamCaller } from "./caller.ts";
 
 export type CallerKind = Caller["kind"];
-export type { Caller };
+export type { Caller, TeamCaller };
 
 /** Registers the `auth` macro. */
 export function authPlugin(deps: Pick<Deps, "callers" | "metrics" | "logger" | "loginLimiter" | "config">) {

@@ -1,7 +1,11 @@
-/** Routes: GET|POST /api/service-accounts, DELETE /api/service-accounts/{pk} (developer only, team-scoped). */
+/**
+ * The service-accounts feature: a team's app keys. A login-only key ships inside the app and logs players
+ * in; a playerCreate key is a backend secret that may also create players.
+ * Routes: GET|POST /api/service-accounts, DELETE /api/service-accounts/{pk} (developer only, team-scoped).
+ */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/plugin.ts";
+import { authPlugin } from "../auth/index.ts";
 import { CreateServiceAccountBody, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
 import { createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
 

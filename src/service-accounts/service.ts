@@ -5,7 +5,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { generateKey, maskKey } from "../auth/keys.ts";
+import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";
 import { deleteServiceAccount, findServiceAccountByName, insertServiceAccount, listServiceAccounts } from "./repo.ts";
 import type { ServiceAccountBody } from "./model.ts";

@@ -3,6 +3,21 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { teamMembers, teams, type Team } from "../db/schema.ts";
+import type { TeamLookup } from "../auth/index.ts";
+
+/** What auth may ask about teams and membership (see auth/lookups.ts). */
+export function teamLookup(db: Db): TeamLookup {
+  return {
+    teamsOf: (userId) => listTeamsOfUser(db, userId),
+    byName: (name) => findTeamByName(db, name),
+    isMember: (userId, teamId) => isMember(db, userId, teamId),
+  };
+}
+
+/** True when at least one team exists (the dev bootstrap runs only on an empty database). */
+export function anyTeamExists(db: Db): boolean {
+  return db.select({ id: teams.id }).from(teams).limit(1).get() !== undefined;
+}
 
 /** The team named `name`, or null. */
 export function findTeamByName(db: Db, name: string): Team | null {

@@ -3,15 +3,16 @@ import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Team } from "../db/schema.ts";
 import { findUserByEmail } from "../users/repo.ts";
-import { addMember, findTeamByName, insertTeam, listTeamsOfUser } from "./repo.ts";
+import { addMember, anyTeamExists, findTeamByName, insertTeam, listTeamsOfUser } from "./repo.ts";
 
 type TeamDeps = Pick<Deps, "db">;
 
 /** Creates a team; 409 `team_exists` when the name is taken (nothing written). */
 export function createTeam(deps: TeamDeps, name: string): Team {
-  return deps.db.transaction((tx) => {
-    if (findTeamByName(tx as unknown as Deps["db"], name)) throw new Conflict(`A team named "${name}" already exists.`, "team_exists");
-    return insertTeam(tx as unknown as Deps["db"], name);
+  // bun:sqlite runs a nested transaction as a savepoint on the same connection, so the repo keeps using deps.db.
+  return deps.db.transaction(() => {
+    if (findTeamByName(deps.db, name)) throw new Conflict(`A team named "${name}" already exists.`, "team_exists");
+    return insertTeam(deps.db, name);
   });
 }
 
@@ -27,8 +28,18 @@ export function addTeamMember(deps: TeamDeps, teamName: string, email: string): 
   const team = requireTeam(deps, teamName);
   const user = findUserByEmail(deps.db, email.trim().toLowerCase());
   if (!user) throw new NotFound(`developer with e-mail "${email}"`);
-  addMember(deps.db, team.id, user.id);
+  joinTeam(deps, team.id, user.id);
   return { team, userId: user.id };
+}
+
+/** Makes `userId` a member of `teamId`; a no-op when already a member. */
+export function joinTeam(deps: TeamDeps, teamId: number, userId: number): void {
+  addMember(deps.db, teamId, userId);
+}
+
+/** True once any team exists. */
+export function hasAnyTeam(deps: TeamDeps): boolean {
+  return anyTeamExists(deps.db);
 }
 
 /** The teams of a developer as `{pk, name}`. */

@@ -1,13 +1,14 @@
-/** Routes: GET /api/users/me, POST /api/users/me/api-key, GET /api/teams. */
-import { Elysia, t } from "elysia";
+/**
+ * The users feature: developers (people with a developer key who manage a team's players) and their keys.
+ * Routes: GET /api/users/me, POST /api/users/me/api-key.
+ */
+import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin, developerId } from "../auth/plugin.ts";
-import { teamsOf } from "../teams/service.ts";
-import { TeamRef } from "./model.ts";
+import { authPlugin, developerId } from "../auth/index.ts";
 import { Me, RotatedKey } from "./model.ts";
 import { describeMe, rotateDeveloperKey } from "./service.ts";
 
-/** The users and teams controller. */
+/** The users controller. */
 export function usersRoutes(deps: Deps) {
   return new Elysia({ name: "users", detail: { tags: ["Users"] } })
     .use(authPlugin(deps))
@@ -20,10 +21,5 @@ export function usersRoutes(deps: Deps) {
       auth: ["developer"],
       response: RotatedKey,
       detail: { summary: "Rotate my developer key", description: "The old key and every token it minted stop working at once." },
-    })
-    .get("/api/teams", ({ caller }) => ({ teams: teamsOf(deps, developerId(caller)) }), {
-      auth: ["developer"],
-      response: t.Object({ teams: t.Array(TeamRef) }),
-      detail: { summary: "My teams", tags: ["Teams"] },
     });
 }

@@ -1,6 +1,5 @@
 import { t, type Static } from "elysia";
-
-export const TeamRef = t.Object({ pk: t.Integer(), name: t.String() });
+import { TeamRef } from "../teams/model.ts";
 
 export const Me = t.Object({
   pk: t.Integer(),

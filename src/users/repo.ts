@@ -3,6 +3,18 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { users, type User } from "../db/schema.ts";
+import type { DeveloperLookup } from "../auth/index.ts";
+
+/** What auth may ask about developers (see auth/lookups.ts). */
+export function developerLookup(db: Db): DeveloperLookup {
+  return {
+    byKeyHash(hash) {
+      const user = findUserByKeyHash(db, hash);
+      return user ? { id: user.id, version: user.keyVersion, sealed: user.apiKeyEnc } : null;
+    },
+    keyVersion: (id) => userKeyVersion(db, id),
+  };
+}
 
 /** The user with `email` (already lower-cased), or null. */
 export function findUserByEmail(db: Db, email: string): User | null {

@@ -1,10 +1,9 @@
 /** Developer rules: one developer key per user (shown in /api/users/me), rotated on demand, ending old tokens. */
 import type { Deps } from "../deps.ts";
 import { InvalidRequest, NotFound } from "../errors.ts";
-import { generateKey } from "../auth/keys.ts";
+import { generateKey } from "../auth/index.ts";
 import type { User } from "../db/schema.ts";
-import { addMember } from "../teams/repo.ts";
-import { requireTeam, teamsOf } from "../teams/service.ts";
+import { joinTeam, requireTeam, teamsOf } from "../teams/service.ts";
 import { findUserByEmail, getUser, insertUser, replaceUserKey } from "./repo.ts";
 import type { Me } from "./model.ts";
 
@@ -25,7 +24,7 @@ export function createDeveloper(deps: UserDeps, input: { teamName: string; email
       apiKey = generateKey("dk", deps.config.env);
       user = insertUser(deps.db, { name: input.name.trim(), email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
     }
-    addMember(deps.db, team.id, user.id);
+    joinTeam(deps, team.id, user.id);
     return { user, apiKey, teamId: team.id };
   });
 }

@@ -6,10 +6,9 @@
  */
 import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
 import type { Deps } from "../../deps.ts";
-import { findTeamByName, isMember, listTeamsOfUser } from "../../teams/repo.ts";
 import type { LoginBody, LoginResponse } from "./model.ts";
 
-type LoginDeps = Pick<Deps, "db" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
+type LoginDeps = Pick<Deps, "lookups" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
 
 /** Issues the token for `body`; `client` is the caller's address (for limiting). */
 export async function login(deps: LoginDeps, body: LoginBody, client: string): Promise<LoginResponse> {
@@ -43,12 +42,12 @@ async function issue(deps: LoginDeps, body: LoginBody) {
     const user = deps.credentials.developer(body.api_key);
     if (!user) throw new Unauthorized();
     const teamId = developerTeam(deps, user.id, body.team_name);
-    return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.keyVersion });
+    return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.version });
   }
   if (kind === "sk") {
     const sa = deps.credentials.serviceAccount(body.api_key);
     if (!sa) throw new Unauthorized();
-    if (body.team_name !== undefined && findTeamByName(deps.db, body.team_name)?.id !== sa.teamId) throw new Unauthorized();
+    if (body.team_name !== undefined && deps.lookups.teams.byName(body.team_name)?.id !== sa.teamId) throw new Unauthorized();
     if (body.federated_id === undefined) {
       if (!sa.playerCreate) {
         throw new Forbidden("This service account key may only log players in; give it the playerCreate permission to get a service token.");
@@ -64,11 +63,11 @@ async function issue(deps: LoginDeps, body: LoginBody) {
 
 function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): number {
   if (teamName !== undefined) {
-    const team = findTeamByName(deps.db, teamName);
-    if (!team || !isMember(deps.db, userId, team.id)) throw new Unauthorized();
+    const team = deps.lookups.teams.byName(teamName);
+    if (!team || !deps.lookups.teams.isMember(userId, team.id)) throw new Unauthorized();
     return team.id;
   }
-  const teams = listTeamsOfUser(deps.db, userId);
+  const teams = deps.lookups.teams.teamsOf(userId);
   if (teams.length === 1) return teams[0]!.id;
   if (teams.length === 0) throw new Forbidden("This developer belongs to no team yet.", "no_team");
   throw new InvalidRequest("This developer belongs to several teams; say which with team_name.", "team_name_required");
