@@ -110,10 +110,8 @@ export function replaceFederatedId(db: Db, teamId: number, id: number, federated
 
 /** Deletes the team's player `id`; false when the player is not in the team. */
 export function deletePlayer(db: Db, teamId: number, id: number): boolean {
-  const gone = db
-    .delete(players)
-    .where(and(eq(players.id, id), eq(players.teamId, teamId)))
-    .returning({ id: players.id })
-    .get();
-  return gone !== undefined;
+  return deleteStatement(db).run({ id, teamId }).changes > 0;
 }
+
+// bun:sqlite reports the count without a RETURNING round of row mapping.
+const deleteStatement = prepared((db) => db.$client.query<never, { id: number; teamId: number }>("DELETE FROM players WHERE id = $id AND team_id = $teamId"));
