@@ -11,6 +11,8 @@ import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
 import { teamsRoutes } from "./teams/index.ts";
+import { operatorRoutes } from "./operator/index.ts";
+import { policiesRoutes } from "./policies/index.ts";
 import { systemRoutes } from "./system/index.ts";
 
 export interface AppOptions {
@@ -55,7 +57,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(usersRoutes(deps))
     .use(playersRoutes(deps))
     .use(serviceAccountsRoutes(deps))
-    .use(teamsRoutes(deps));
+    .use(teamsRoutes(deps))
+    .use(operatorRoutes(deps))
+    .use(policiesRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }

@@ -62,6 +62,10 @@ export interface Config {
   ttsModel: string;
   ttsWorkers: number;
   ttsTimeoutMs: number;
+
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +138,9 @@ export function loadConfig(env: Env = process.env): Config {
     ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
     ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
   };
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");

@@ -19,6 +19,7 @@ import { developerLookup } from "./users/repo.ts";
 import { serviceAccountLookup } from "./service-accounts/repo.ts";
 import { playerLookup } from "./players/repo.ts";
 import { teamLookup } from "./teams/repo.ts";
+import { operatorLookup } from "./operator/repo.ts";
 
 export interface Deps {
   config: Config;
@@ -46,6 +47,7 @@ export function buildDeps(parts: { config: Config; db: Db; sqlite: Database; log
     serviceAccounts: serviceAccountLookup(db),
     players: playerLookup(db),
     teams: teamLookup(db),
+    operators: operatorLookup(db),
   };
   const credentials = createCredentialStore(lookups, secrets, config.env);
   return {

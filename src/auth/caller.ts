@@ -15,7 +15,10 @@ export type TeamCaller =
   | { kind: "service"; serviceAccountId: number; teamId: number }
   | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number };
 
-export type Caller = TeamCaller;
+/** The deployment's operator (admin routes only). */
+export type OperatorCaller = { kind: "operator"; operatorKeyId: number };
+
+export type Caller = TeamCaller | OperatorCaller;
 
 export interface CallerResolver {
   /** The caller behind a bearer value, or null (401). */
@@ -45,6 +48,10 @@ export function createCallerResolver(lookups: AuthLookups, tokens: TokenService,
         // The service account that logged the player in must still exist.
         if (lookups.serviceAccounts.state(claims.sa)?.teamId !== claims.tid) return null;
         return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
+      }
+      case "operator": {
+        // Rotating or deleting the operator key changes or removes its version: its tokens end at once.
+        return claims.tid === 0 && lookups.operators.version(id) === claims.ver ? { kind: "operator", operatorKeyId: id } : null;
       }
     }
   };

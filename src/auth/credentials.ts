@@ -12,6 +12,7 @@ import type { AuthLookups, SealedCredential, ServiceAccountState } from "./looku
 export type DeveloperCredential = SealedCredential;
 export type ServiceAccountCredential = SealedCredential & ServiceAccountState;
 export type PlayerCredential = SealedCredential & { teamId: number };
+export type OperatorCredential = { id: number; version: number };
 
 export interface CredentialStore {
   /** The kind of a well-formed key of this environment; throws WrongEnvironment for another environment's key. */
@@ -19,6 +20,7 @@ export interface CredentialStore {
   developer(key: string): DeveloperCredential | null;
   serviceAccount(key: string): ServiceAccountCredential | null;
   player(federatedId: string): PlayerCredential | null;
+  operator(key: string): OperatorCredential | null;
 }
 
 /** A credential store over the features' lookups, comparing against ciphertext decrypted with `secrets`. */
@@ -42,5 +44,8 @@ export function createCredentialStore(lookups: AuthLookups, secrets: Secrets, en
     developer: (key) => find("dk", key, (hash) => lookups.developers.byKeyHash(hash)),
     serviceAccount: (key) => find("sk", key, (hash) => lookups.serviceAccounts.byKeyHash(hash)),
     player: (federatedId) => find("fid", federatedId, (hash) => lookups.players.byFederatedHash(hash)),
+    // Found by keyed hash alone: HMAC-SHA256 under a server-only key cannot collide by accident, and no
+    // ciphertext is kept to compare against (see operator/repo.ts).
+    operator: (key) => (kindOf(key) === "op" ? lookups.operators.byKeyHash(secrets.lookupHash(key)) : null),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What auth needs to know about the credentials features own, as narrow read-only interfaces. Auth depends
  * on these and never on a feature's repo; each feature implements its part next to its queries
- * (`users/repo.ts`, `service-accounts/repo.ts`, `players/repo.ts`, `teams/repo.ts`) and
+ * (`users/repo.ts`, `service-accounts/repo.ts`, `players/repo.ts`, `teams/repo.ts`, `operator/repo.ts`) and
  * deps.ts hands them in. So auth can be tested with fakes, and features may import auth without a cycle.
  *
  * `sealed` is the AES-GCM ciphertext of the credential, decrypted and compared in constant time after the
@@ -49,9 +49,17 @@ export interface TeamLookup {
   isMember(userId: number, teamId: number): boolean;
 }
 
+/** Operator keys: only a keyed hash is stored (the key is never shown again), so there is nothing to decrypt. */
+export interface OperatorLookup {
+  byKeyHash(hash: string): { id: number; version: number } | null;
+  /** Null when the key was deleted (every operator token check). */
+  version(id: number): number | null;
+}
+
 export interface AuthLookups {
   developers: DeveloperLookup;
   serviceAccounts: ServiceAccountLookup;
   players: PlayerLookup;
   teams: TeamLookup;
+  operators: OperatorLookup;
 }

@@ -49,5 +49,7 @@ const insert = prepared((db) =>
 
 /** Deletes every message of a player (player deletion; added by the accounts work so players/ holds no conversation SQL). */
 export function deleteMessagesOfPlayer(db: Db, playerId: number): void {
-  db.delete(conversationMessages).where(eq(conversationMessages.playerId, playerId)).run();
+  deleteOfPlayer(db).run(playerId);
 }
+
+const deleteOfPlayer = prepared((db) => db.$client.query("DELETE FROM conversation_messages WHERE player_id = ?"));

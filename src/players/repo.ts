@@ -108,6 +108,11 @@ export function replaceFederatedId(db: Db, teamId: number, id: number, federated
   );
 }
 
+/** The ids of every player of a team. */
+export function playerIdsOfTeam(db: Db, teamId: number): number[] {
+  return db.select({ id: players.id }).from(players).where(eq(players.teamId, teamId)).all().map((row) => row.id);
+}
+
 /** Deletes the team's player `id`; false when the player is not in the team. */
 export function deletePlayer(db: Db, teamId: number, id: number): boolean {
   return deleteStatement(db).run({ id, teamId }).changes > 0;

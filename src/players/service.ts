@@ -8,7 +8,7 @@ import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
-import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, replaceFederatedId, updateExternalId } from "./repo.ts";
+import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
@@ -45,14 +45,26 @@ export function editPlayer(deps: PlayerDeps, teamId: number, id: number, externa
 
 /** Deletes the team's player and their conversation in one transaction, then ends their tokens and sockets. */
 export function removePlayer(deps: PlayerDeps, teamId: number, id: number): void {
-  const gone = deps.db.transaction(() => {
-    if (!deletePlayer(deps.db, teamId, id)) return false;
-    // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
-    deleteMessagesOfPlayer(deps.db, id);
-    return true;
-  });
-  if (!gone) throw new NotFound("player");
-  deps.revocations.publish({ kind: "player", playerId: id });
+  if (purgePlayers(deps, teamId, [id]) === 0) throw new NotFound("player");
+}
+
+/** Deletes every player of a team and their conversations (team deletion); returns how many went. */
+export function removeTeamPlayers(deps: PlayerDeps, teamId: number): number {
+  return purgePlayers(deps, teamId, playerIdsOfTeam(deps.db, teamId));
+}
+
+// The one path by which players leave: rows and conversations in one transaction, then tokens and sockets end.
+function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
+  const gone = deps.db.transaction(() =>
+    ids.filter((id) => {
+      if (!deletePlayer(deps.db, teamId, id)) return false;
+      // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
+      deleteMessagesOfPlayer(deps.db, id);
+      return true;
+    }),
+  );
+  for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
+  return gone.length;
 }
 
 /** Gives the team's player a new federated id; the old one and its tokens stop working at once. */

@@ -50,6 +50,11 @@ export function deleteServiceAccount(db: Db, teamId: number, id: number): boolea
   return gone !== undefined;
 }
 
+/** Deletes every service account of a team; returns their ids. */
+export function deleteTeamServiceAccounts(db: Db, teamId: number): number[] {
+  return db.delete(serviceAccounts).where(eq(serviceAccounts.teamId, teamId)).returning({ id: serviceAccounts.id }).all().map((row) => row.id);
+}
+
 /** The service account whose key has this lookup hash, or null (login hot path). */
 export function findServiceAccountByKeyHash(db: Db, hash: string): ServiceAccount | null {
   return saByKeyHash(db).get({ hash }) ?? null;

@@ -1,20 +1,57 @@
 /**
  * The teams feature: teams, their names and who belongs to them (developers are members; service accounts
- * and players belong to one team). Routes: GET /api/teams.
+ * and players belong to one team). Routes: GET /api/teams (a developer's own teams, or every team for the
+ * operator), and the operator's POST /api/teams, GET|PATCH|DELETE /api/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
-import { TeamList } from "./model.ts";
-import { teamsOf } from "./service.ts";
+import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
+import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";
 
 /** The teams controller. */
 export function teamsRoutes(deps: Deps) {
   return new Elysia({ name: "teams", detail: { tags: ["Teams"] } })
     .use(authPlugin(deps))
-    .get("/api/teams", ({ caller }) => ({ teams: teamsOf(deps, developerId(caller)) }), {
-      auth: ["developer"],
+    .get("/api/teams", ({ caller }) => ({ teams: caller.kind === "operator" ? listAllTeams(deps) : teamsOf(deps, developerId(caller)) }), {
+      access: ["developer", "operator"],
       response: TeamList,
-      detail: { summary: "My teams" },
-    });
+      detail: { summary: "List teams", description: "A developer's own teams; every team for the operator." },
+    })
+    .post(
+      "/api/teams",
+      ({ body, set }) => {
+        set.status = 201;
+        return { team: getTeam(deps, createTeam(deps, body.name.trim()).id) };
+      },
+      { access: ["operator"], body: CreateTeamBody, response: { 201: TeamEnvelope }, detail: { summary: "Create a team (operator)" } },
+    )
+    .get("/api/teams/:team_pk", ({ params }) => ({ team: getTeam(deps, Number(params.team_pk)) }), {
+      access: ["operator"],
+      params: TeamParams,
+      response: TeamEnvelope,
+      detail: { summary: "Get a team (operator)" },
+    })
+    .patch("/api/teams/:team_pk", ({ params, body }) => ({ team: renameTeam(deps, Number(params.team_pk), body.name?.trim() || undefined) }), {
+      access: ["operator"],
+      params: TeamParams,
+      body: EditTeamBody,
+      response: TeamEnvelope,
+      detail: { summary: "Rename a team (operator)" },
+    })
+    .delete(
+      "/api/teams/:team_pk",
+      ({ params }) => {
+        deleteTeam(deps, Number(params.team_pk));
+        return new Response(null, { status: 204 });
+      },
+      {
+        access: ["operator"],
+        params: TeamParams,
+        detail: {
+          summary: "Delete a team (operator)",
+          description: "Deletes its players and their conversations, its service accounts and memberships; every token and socket of the team ends at once.",
+        },
+      },
+    );
 }

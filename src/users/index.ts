@@ -1,12 +1,32 @@
 /**
  * The users feature: developers (people with a developer key who manage a team's players) and their keys.
- * Routes: GET /api/users/me, POST /api/users/me/api-key.
+ * In the hosted engine's model service accounts are users too, so `POST /api/users` with user_type
+ * playerLogin or playerCreate creates one through service-accounts/.
+ * Routes: GET|PATCH|DELETE /api/users/me, POST /api/users/me/api-key, POST /api/users (developer or operator);
+ * the operator's GET /api/users, GET|PATCH|DELETE /api/users/{user_pk},
+ * POST|DELETE /api/users/{user_pk}/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin, developerId } from "../auth/index.ts";
-import { Me, RotatedKey } from "./model.ts";
-import { describeMe, rotateDeveloperKey } from "./service.ts";
+import { authPlugin, developerId, type Caller } from "../auth/index.ts";
+import { InvalidRequest } from "../errors.ts";
+import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
+import { CreatedUser, CreateUserBody, EditUserBody, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
+import {
+  addDeveloperToTeam,
+  describeMe,
+  enrollDeveloper,
+  getDeveloper,
+  listDevelopers,
+  registerDeveloper,
+  removeDeveloper,
+  removeDeveloperFromTeam,
+  removeSelf,
+  renameDeveloper,
+  rotateDeveloperKey,
+} from "./service.ts";
+
+const noContent = () => new Response(null, { status: 204 });
 
 /** The users controller. */
 export function usersRoutes(deps: Deps) {
@@ -17,9 +37,108 @@ export function usersRoutes(deps: Deps) {
       response: Me,
       detail: { summary: "Current developer", description: "The developer behind the token, with their API key and teams." },
     })
+    .patch(
+      "/api/users/me",
+      ({ caller, body }) => {
+        renameDeveloper(deps, developerId(caller), body.name ?? undefined);
+        return describeMe(deps, developerId(caller));
+      },
+      { auth: ["developer"], body: EditUserBody, response: Me, detail: { summary: "Change my name" } },
+    )
+    .delete(
+      "/api/users/me",
+      ({ caller }) => {
+        removeSelf(deps, developerId(caller));
+        return noContent();
+      },
+      { auth: ["developer"], detail: { summary: "Delete my account", description: "403 permission_denied unless the server sets HOOT_ALLOW_SELF_DELETE." } },
+    )
     .post("/api/users/me/api-key", ({ caller }) => ({ api_key: rotateDeveloperKey(deps, developerId(caller)).apiKey }), {
       auth: ["developer"],
       response: RotatedKey,
       detail: { summary: "Rotate my developer key", description: "The old key and every token it minted stop working at once." },
-    });
+    })
+    .get("/api/users", () => ({ users: listDevelopers(deps) }), {
+      access: ["operator"],
+      response: UserList,
+      detail: { summary: "List developers (operator)" },
+    })
+    .post(
+      "/api/users",
+      ({ caller, body, set }) => {
+        const made = createUser(deps, caller, body);
+        set.status = made.created ? 201 : 200;
+        return made.body;
+      },
+      {
+        access: ["developer", "operator"],
+        body: CreateUserBody,
+        response: { 200: CreatedUser, 201: CreatedUser },
+        detail: {
+          summary: "Create a service account or add a developer (hosted engine's shape)",
+          description:
+            "user_type playerLogin / playerCreate (developer token): a service account of the caller's team, its api_key shown this once. " +
+            "user_type user: a developer found or created by e-mail and added to the caller's team (201 with api_key when created, 200 when they existed); " +
+            "with the operator token, a new developer in no team.",
+        },
+      },
+    )
+    .get("/api/users/:user_pk", ({ params }) => ({ user: getDeveloper(deps, Number(params.user_pk)) }), {
+      access: ["operator"],
+      params: UserParams,
+      response: UserEnvelope,
+      detail: { summary: "Get a developer (operator)" },
+    })
+    .patch("/api/users/:user_pk", ({ params, body }) => ({ user: renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
+      access: ["operator"],
+      params: UserParams,
+      body: EditUserBody,
+      response: UserEnvelope,
+      detail: { summary: "Rename a developer (operator)" },
+    })
+    .delete(
+      "/api/users/:user_pk",
+      ({ params }) => {
+        removeDeveloper(deps, Number(params.user_pk));
+        return noContent();
+      },
+      { access: ["operator"], params: UserParams, detail: { summary: "Delete a developer (operator)", description: "Their key and tokens stop working at once." } },
+    )
+    .post("/api/users/:user_pk/teams/:team_pk", ({ params }) => ({ user: addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
+      access: ["operator"],
+      params: MembershipParams,
+      response: UserEnvelope,
+      detail: { summary: "Add a developer to a team (operator)" },
+    })
+    .delete(
+      "/api/users/:user_pk/teams/:team_pk",
+      ({ params }) => {
+        removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk));
+        return noContent();
+      },
+      {
+        access: ["operator"],
+        params: MembershipParams,
+        detail: { summary: "Remove a developer from a team (operator)", description: "Their tokens for that team stop working at once." },
+      },
+    );
+}
+
+// POST /api/users: one route, three meanings, as the hosted engine's SDKs use it.
+function createUser(deps: Deps, caller: Caller, body: CreateUserBody) {
+  const type = body.user_type ?? "user";
+  const email = body.email?.trim() || undefined;
+  if (type !== "user") {
+    if (caller.kind !== "developer") {
+      throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
+    }
+    const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
+    return { created: true, body: asCreatedSdkServiceAccount(account) };
+  }
+  if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
+  if (caller.kind === "developer") {
+    const { developer, created } = enrollDeveloper(deps, caller.teamId, { email, name: body.name });
+    return { created, body: developer };
+  }
+  return { created: true, body: registerDeveloper(deps, { email, name: body.name }) };
 }

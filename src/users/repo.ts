@@ -39,6 +39,23 @@ export function getUser(db: Db, id: number): User | null {
   return db.select().from(users).where(eq(users.id, id)).get() ?? null;
 }
 
+/** Every developer, oldest first. */
+export function listUsers(db: Db): User[] {
+  return db.select().from(users).orderBy(users.id).all();
+}
+
+/** Renames a developer; null when absent. */
+export function updateUserName(db: Db, id: number, name: string): User | null {
+  return db.update(users).set({ name }).where(eq(users.id, id)).returning().get() ?? null;
+}
+
+/** Deletes a developer (their memberships go with them by ON DELETE CASCADE); false when absent. */
+export function deleteUser(db: Db, id: number): boolean {
+  return deleteStatement(db).run({ id }).changes > 0;
+}
+
+const deleteStatement = prepared((db) => db.$client.query<never, { id: number }>("DELETE FROM users WHERE id = $id"));
+
 /** Inserts a user with an encrypted key. */
 export function insertUser(db: Db, values: { name: string; email: string; apiKeyEnc: Buffer; apiKeyHash: string }): User {
   return db.insert(users).values(values).returning().get();
