@@ -8,6 +8,7 @@ import type { Deps } from "../deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
 import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
 import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";
+import { noContent, operatorOnly } from "../operator/routes.ts";
 
 /** The teams controller. */
 export function teamsRoutes(deps: Deps) {
@@ -26,32 +27,13 @@ export function teamsRoutes(deps: Deps) {
       },
       { access: ["operator"], body: CreateTeamBody, response: { 201: TeamEnvelope }, detail: { summary: "Create a team (operator)" } },
     )
-    .get("/api/teams/:team_pk", ({ params }) => ({ team: getTeam(deps, Number(params.team_pk)) }), {
-      access: ["operator"],
-      params: TeamParams,
-      response: TeamEnvelope,
-      detail: { summary: "Get a team (operator)" },
-    })
+    .get("/api/teams/:team_pk", ({ params }) => ({ team: getTeam(deps, Number(params.team_pk)) }), { ...operatorOnly(TeamParams, "Get a team"), response: TeamEnvelope })
     .patch("/api/teams/:team_pk", ({ params, body }) => ({ team: renameTeam(deps, Number(params.team_pk), body.name?.trim() || undefined) }), {
-      access: ["operator"],
-      params: TeamParams,
+      ...operatorOnly(TeamParams, "Rename a team"),
       body: EditTeamBody,
       response: TeamEnvelope,
-      detail: { summary: "Rename a team (operator)" },
     })
-    .delete(
-      "/api/teams/:team_pk",
-      ({ params }) => {
-        deleteTeam(deps, Number(params.team_pk));
-        return new Response(null, { status: 204 });
-      },
-      {
-        access: ["operator"],
-        params: TeamParams,
-        detail: {
-          summary: "Delete a team (operator)",
-          description: "Deletes its players and their conversations, its service accounts and memberships; every token and socket of the team ends at once.",
-        },
-      },
-    );
+    .delete("/api/teams/:team_pk", ({ params }) => (deleteTeam(deps, Number(params.team_pk)), noContent()), {
+      ...operatorOnly(TeamParams, "Delete a team", "Deletes its players and their conversations, its service accounts and memberships; every token and socket of the team ends at once."),
+    });
 }

@@ -25,8 +25,7 @@ import {
   renameDeveloper,
   rotateDeveloperKey,
 } from "./service.ts";
-
-const noContent = () => new Response(null, { status: 204 });
+import { noContent, operatorOnly } from "../operator/routes.ts";
 
 /** The users controller. */
 export function usersRoutes(deps: Deps) {
@@ -83,45 +82,22 @@ export function usersRoutes(deps: Deps) {
         },
       },
     )
-    .get("/api/users/:user_pk", ({ params }) => ({ user: getDeveloper(deps, Number(params.user_pk)) }), {
-      access: ["operator"],
-      params: UserParams,
-      response: UserEnvelope,
-      detail: { summary: "Get a developer (operator)" },
-    })
+    .get("/api/users/:user_pk", ({ params }) => ({ user: getDeveloper(deps, Number(params.user_pk)) }), { ...operatorOnly(UserParams, "Get a developer"), response: UserEnvelope })
     .patch("/api/users/:user_pk", ({ params, body }) => ({ user: renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
-      access: ["operator"],
-      params: UserParams,
+      ...operatorOnly(UserParams, "Rename a developer"),
       body: EditUserBody,
       response: UserEnvelope,
-      detail: { summary: "Rename a developer (operator)" },
     })
-    .delete(
-      "/api/users/:user_pk",
-      ({ params }) => {
-        removeDeveloper(deps, Number(params.user_pk));
-        return noContent();
-      },
-      { access: ["operator"], params: UserParams, detail: { summary: "Delete a developer (operator)", description: "Their key and tokens stop working at once." } },
-    )
+    .delete("/api/users/:user_pk", ({ params }) => (removeDeveloper(deps, Number(params.user_pk)), noContent()), {
+      ...operatorOnly(UserParams, "Delete a developer", "Their key and tokens stop working at once."),
+    })
     .post("/api/users/:user_pk/teams/:team_pk", ({ params }) => ({ user: addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
-      access: ["operator"],
-      params: MembershipParams,
+      ...operatorOnly(MembershipParams, "Add a developer to a team"),
       response: UserEnvelope,
-      detail: { summary: "Add a developer to a team (operator)" },
     })
-    .delete(
-      "/api/users/:user_pk/teams/:team_pk",
-      ({ params }) => {
-        removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk));
-        return noContent();
-      },
-      {
-        access: ["operator"],
-        params: MembershipParams,
-        detail: { summary: "Remove a developer from a team (operator)", description: "Their tokens for that team stop working at once." },
-      },
-    );
+    .delete("/api/users/:user_pk/teams/:team_pk", ({ params }) => (removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
+      ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
+    });
 }
 
 // POST /api/users: one route, three meanings, as the hosted engine's SDKs use it.
