@@ -8,12 +8,11 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin, developerId, type Caller } from "../auth/index.ts";
-import { InvalidRequest } from "../errors.ts";
-import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
+import { authPlugin, developerId } from "../auth/index.ts";
 import { CreatedUser, CreateUserBody, EditUserBody, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
 import {
   addDeveloperToTeam,
+  createUser,
   describeMe,
   enrollDeveloper,
   getDeveloper,
@@ -98,23 +97,4 @@ export function usersRoutes(deps: Deps) {
     .delete("/api/users/:user_pk/teams/:team_pk", ({ params }) => (removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
       ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
     });
-}
-
-// POST /api/users: one route, three meanings, as the hosted engine's SDKs use it.
-function createUser(deps: Deps, caller: Caller, body: CreateUserBody) {
-  const type = body.user_type ?? "user";
-  const email = body.email?.trim() || undefined;
-  if (type !== "user") {
-    if (caller.kind !== "developer") {
-      throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
-    }
-    const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
-    return { created: true, body: asCreatedSdkServiceAccount(account) };
-  }
-  if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
-  if (caller.kind === "developer") {
-    const { developer, created } = enrollDeveloper(deps, caller.teamId, { email, name: body.name });
-    return { created, body: developer };
-  }
-  return { created: true, body: registerDeveloper(deps, { email, name: body.name }) };
 }

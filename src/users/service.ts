@@ -6,11 +6,13 @@
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
-import { generateKey } from "../auth/index.ts";
+import { generateKey, type Caller } from "../auth/index.ts";
+import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
+import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 import type { User } from "../db/schema.ts";
 import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
 import { deleteUser, findUserByEmail, getUser, insertUser, listUsers, replaceUserKey, updateUserName } from "./repo.ts";
-import type { CreatedDeveloper, Me, UserBody } from "./model.ts";
+import type { CreateUserBody, CreatedDeveloper, Me, UserBody } from "./model.ts";
 
 type UserDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -96,6 +98,30 @@ export function addDeveloperToTeam(deps: UserDeps, userId: number, teamId: numbe
 /** Removes the developer `userId` from the team `teamId` (operator); 404 when they were not a member. */
 export function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: number): void {
   if (!leaveTeam(deps, teamId, userId)) throw new NotFound("membership");
+}
+
+/**
+ * POST /api/users as the hosted engine's SDKs use it: a service account of the caller's team (user_type
+ * playerLogin / playerCreate), a developer joining the caller's team by e-mail (user), or, for the operator,
+ * a new developer in no team. `created` is false when an existing developer only joined.
+ */
+export function createUser(deps: UserDeps, caller: Caller, body: CreateUserBody): { created: boolean; body: CreatedDeveloper | CreatedSdkServiceAccount } {
+  const type = body.user_type ?? "user";
+  const email = body.email?.trim() || undefined;
+  if (type !== "user") {
+    if (caller.kind !== "developer") {
+      throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
+    }
+    const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
+    return { created: true, body: asCreatedSdkServiceAccount(account) };
+  }
+  if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
+  if (caller.kind === "developer") {
+    const { developer, created } = enrollDeveloper(deps, caller.teamId, { email, name: body.name });
+    return { created, body: developer };
+  }
+  if (caller.kind !== "operator") throw new Forbidden();
+  return { created: true, body: registerDeveloper(deps, { email, name: body.name }) };
 }
 
 function checked(input: { email: string; name: string }): { email: string; name: string } {

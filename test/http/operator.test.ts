@@ -113,7 +113,7 @@ describe("operator routes", () => {
     for (const secret of ["sk-very-secret-llm-key", "hunter2", "alice", TEST_SECRET]) expect(text).not.toContain(secret);
   });
 
-  it("refuse a duplicate team name with 409 and unknown fields with 400", async () => {
+  it("refuse taken names and e-mails with 409, bad bodies and ids with 400, and what is absent with 404", async () => {
     const token = await operatorToken();
     const taken = await api(server.url, "POST", "/api/teams", { token, body: { name: team.teamName } });
     expect(taken.status).toBe(409);
@@ -122,6 +122,18 @@ describe("operator routes", () => {
     expect((await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token, body: { name: 5 } })).status).toBe(400);
     expect((await api(server.url, "GET", "/api/teams/abc", { token })).status).toBe(400);
     expect((await api(server.url, "GET", "/api/teams/999999", { token })).status).toBe(404);
+    const other = await createTeamFixture(server);
+    const rename = await api(server.url, "PATCH", `/api/teams/${other.teamId}`, { token, body: { name: team.teamName } });
+    expect(rename.status).toBe(409);
+    expect((await api(server.url, "GET", `/api/teams/${other.teamId}`, { token })).body.team.name).toBe(other.teamName);
+    const email = `dev-${team.teamName}@example.com`;
+    const dup = await api(server.url, "POST", "/api/users", { token, body: { name: "Again", email } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe("email_taken");
+    const stranger = await api(server.url, "POST", "/api/users", { token, body: { name: "Stranger", email: `stranger-${Date.now()}@example.com` } });
+    expect((await api(server.url, "DELETE", `/api/users/${stranger.body.pk}/teams/${team.teamId}`, { token })).status).toBe(404);
+    expect((await api(server.url, "POST", `/api/users/${stranger.body.pk}/teams/999999`, { token, body: {} })).status).toBe(404);
+    expect((await api(server.url, "POST", "/api/users", { token, body: { name: "svc", user_type: "playerLogin" } })).status).toBe(400);
   });
 
   it("deleting a team deletes its players' conversations and closes their sockets (4403) at once", async () => {
