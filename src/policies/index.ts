@@ -1,6 +1,6 @@
 /**
- * The policies feature: which safety policies a configuration may name. Today the built-in ones; a team's
- * own policies come with a later issue. Routes: GET /api/policies.
+ * The policies feature: which safety policies a configuration may name. Today the engine's built-in ones;
+ * a team's own policies come with a later issue. Routes: GET /api/policies.
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
