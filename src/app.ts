@@ -1,6 +1,6 @@
 /**
  * createApp(deps): the Elysia application with every feature registered. No environment reads and no I/O
- * of its own; main.ts and the tests build `deps` and call listen.
+ * of its own; server.ts (and the tests through it) build `deps` and call listen.
  */
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
@@ -10,6 +10,9 @@ import { loginRoutes } from "./auth/login/index.ts";
 import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
+import { teamsRoutes } from "./teams/index.ts";
+import { operatorRoutes } from "./operator/index.ts";
+import { policiesRoutes } from "./policies/index.ts";
 import { systemRoutes } from "./system/index.ts";
 
 export interface AppOptions {
@@ -55,7 +58,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(loginRoutes(deps))
     .use(usersRoutes(deps))
     .use(playersRoutes(deps))
-    .use(serviceAccountsRoutes(deps));
+    .use(serviceAccountsRoutes(deps))
+    .use(teamsRoutes(deps))
+    .use(operatorRoutes(deps))
+    .use(policiesRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }

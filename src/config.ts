@@ -18,7 +18,7 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */
@@ -67,6 +67,10 @@ export interface Config {
   ttsMaxTurns: number;
   /** New turns get no speech while the speech queue is this late. */
   ttsMaxLagMs: number;
+
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +146,9 @@ export function loadConfig(env: Env = process.env): Config {
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
     ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
     ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 1000, 50, 600_000),
+
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
   };
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   "team_exists",
   "name_taken",
   "external_id_taken",
+  "email_taken",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",
