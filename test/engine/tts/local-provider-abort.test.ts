@@ -86,7 +86,8 @@ describe("local speech provider: abort and deadlines", () => {
     const error = await caught(collect(speech.synthesize(request(VERY_LONG, new AbortController().signal))));
     expect(error).toBeInstanceOf(TtsError);
     expect((error as TtsError).retryable).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // VERY_LONG needs many seconds of flite work; the deadline (1.2 s) ends it long before (slack for a busy machine).
+    expect(performance.now() - started).toBeLessThan(4000);
     const next = await collect(speech.synthesize(request("Still here.", new AbortController().signal)));
     expect(next.chunks.length).toBeGreaterThan(0);
   }, 20_000);
