@@ -147,7 +147,10 @@ function stutters(turn: Turn): boolean {
   if (turn.audio.length === 0) return false;
   let playedUntil = turn.audio[0]!.at + PLAYER_DELAY_MS;
   for (const [i, chunk] of turn.audio.entries()) {
-    if (i > 0 && chunk.at > playedUntil) return true;
+    if (i > 0 && chunk.at > playedUntil) {
+      if (process.env.BENCH_DEBUG) console.error(`    dry before message ${i}/${turn.audio.length}: ${(chunk.at - playedUntil).toFixed(0)} ms late; arrivals ${turn.audio.map((c) => `${c.at.toFixed(0)}+${c.seconds.toFixed(1)}s`).join(" ")}`);
+      return true;
+    }
     playedUntil = Math.max(playedUntil, chunk.at) + chunk.seconds * 1000;
   }
   return false;

@@ -145,7 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, availableParallelism()), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
     ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
-    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 1000, 50, 600_000),
+    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 300, 50, 600_000),
 
     // accounts
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),

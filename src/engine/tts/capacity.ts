@@ -9,7 +9,8 @@
  *   `workers / rtf` turns; a turn is admitted while fewer than `headroom` of that many hold a ticket
  *   (or fewer than `maxTurns` when an operator fixed the number);
  * - and only while the speech queue is not already late: when the most urgent queued sentence is more than
- *   `maxLagMs` past its need, new turns are refused until the engine catches up;
+ *   `maxLagMs` past its need (a player buffers about 300 ms), new turns are refused until the engine catches up,
+ *   which protects the turns already speaking;
  * - a refused turn is told before it starts (`admit()` answers null), never halfway through.
  */
 import type { SpeechTicket } from "./types.ts";
@@ -20,7 +21,10 @@ export interface CapacityOptions {
   maxTurns: number;
   /** Refuse new turns while the speech queue is this late. */
   maxLagMs: number;
-  /** Share of the measured capacity handed out (the rest absorbs bursts and estimate errors). */
+  /**
+   * Share of the measured capacity handed out (default 0.8). The rest absorbs bursts: sentences are not
+   * preemptible, and a turn's second sentence has only the first clause's playing time (about a second) to be ready.
+   */
   headroom?: number;
   /** Real-time factor assumed before anything was measured. */
   initialRtf?: number;
@@ -53,7 +57,7 @@ export class SpeechCapacity {
   /** Turns that may speak at once now. */
   get limit(): number {
     if (this.options.maxTurns > 0) return this.options.maxTurns;
-    return Math.max(1, Math.floor((this.options.workers * (this.options.headroom ?? 0.9)) / this.rtf));
+    return Math.max(1, Math.floor((this.options.workers * (this.options.headroom ?? 0.8)) / this.rtf));
   }
 
   /** Turns holding a ticket. */

@@ -30,7 +30,7 @@ export interface TtsOptions {
   timeoutMs?: number;
   /** Turns that may speak at once; 0 (default) = local: as many as stay real-time, openai: no limit. */
   maxTurns?: number;
-  /** local: refuse new turns while the speech queue is this late (default 1000 ms). */
+  /** local: refuse new turns while the speech queue is this late (default 300 ms). */
   maxLagMs?: number;
   /** openai: the endpoint, key and model. */
   baseUrl?: string;

@@ -28,7 +28,7 @@ export interface LocalSpeechOptions {
   timeoutMs?: number;
   /** Turns that may speak at once; 0 (default) = as many as the measured speed keeps in real time. */
   maxTurns?: number;
-  /** New turns are refused while the speech queue is this late (default 1000 ms). */
+  /** New turns are refused while the speech queue is this late (default 300 ms). */
   maxLagMs?: number;
   observer?: TtsObserver;
   logger?: TtsLogger;
@@ -75,7 +75,7 @@ export class LocalSpeechProvider implements TtsProvider {
     const logger = options.logger ?? silentLogger;
     this.workers = options.workers ?? usableCores();
     this.observer = options.observer ?? {};
-    this.capacity = new SpeechCapacity({ workers: this.workers, maxTurns: options.maxTurns ?? 0, maxLagMs: options.maxLagMs ?? 1000 }, () => this.pool?.lagMs() ?? 0);
+    this.capacity = new SpeechCapacity({ workers: this.workers, maxTurns: options.maxTurns ?? 0, maxLagMs: options.maxLagMs ?? 300 }, () => this.pool?.lagMs() ?? 0);
     const workerPath = fliteWorkerPath();
     if (!workerPath) {
       // Reported on every request rather than thrown here, so the server still starts and says what is wrong.

@@ -205,7 +205,7 @@ describe("local speech provider: admission", () => {
       const { limit, rtf } = speedy.stats();
       expect(work.length).toBe(SENTENCES.length);
       expect(rtf).toBeGreaterThan(0);
-      expect(limit).toBe(Math.floor((2 * 0.9) / rtf));
+      expect(limit).toBe(Math.floor((2 * 0.8) / rtf));
     } finally {
       await speedy.close();
     }
