@@ -8,9 +8,9 @@
  * - a talking turn needs one second of audio per second, so `workers` workers keep up with about
  *   `workers / rtf` turns; a turn is admitted while fewer than `headroom` of that many hold a ticket
  *   (or fewer than `maxTurns` when an operator fixed the number);
- * - and only while the speech queue is not already late: when the most urgent queued sentence is more than
- *   `maxLagMs` past its need (a player buffers about 300 ms), new turns are refused until the engine catches up,
- *   which protects the turns already speaking;
+ * - and only while the speech queue is not already late: when a queued sentence is more than `maxLagMs` past
+ *   its need (a player buffers about 300 ms; a turn's first sentence gets 700 ms of grace first), new turns are
+ *   refused until the engine catches up, which protects the turns already speaking;
  * - a refused turn is told before it starts (`admit()` answers null), never halfway through.
  */
 import type { SpeechTicket } from "./types.ts";

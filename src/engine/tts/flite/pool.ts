@@ -67,6 +67,11 @@ interface Job extends PoolJob {
 }
 
 const MAX_FAILED_STARTS = 3;
+/**
+ * How long a turn's first sentence may wait before the queue counts as late: a child waits a moment for an
+ * answer to start, but a later sentence that is late is a gap in the middle of one.
+ */
+const FIRST_SENTENCE_GRACE_MS = 700;
 /** Compiled by the first worker that got ready in this process. */
 let compiled: WasmModules | null = null;
 
@@ -75,6 +80,8 @@ export class FlitePool {
   private slots: WorkerSlot[] = [];
   private readonly running = new Map<WorkerSlot, Job>();
   private started = false;
+  /** When the first worker became ready: until then nothing counts as late (the engine is warming up). */
+  private readySince: number | null = null;
   private failedStarts = 0;
   private nextId = 1;
   private stopped: TtsError | null = null;
@@ -98,11 +105,18 @@ export class FlitePool {
     }
   }
 
-  /** How late the most urgent queued job is now, in ms (0 when none is late). */
+  /**
+   * How late the queue is now, in ms: the most any queued job is past its need (a turn's first sentence gets
+   * FIRST_SENTENCE_GRACE_MS first), counted only since a worker was ready. 0 when nothing is late.
+   */
   lagMs(now = performance.now()): number {
-    let earliest = Infinity;
-    for (const job of this.queue) earliest = Math.min(earliest, this.needOf(job));
-    return earliest === Infinity ? 0 : Math.max(0, now - earliest);
+    if (this.readySince === null) return 0;
+    let lag = 0;
+    for (const job of this.queue) {
+      const grace = job.turn?.slot === 0 ? FIRST_SENTENCE_GRACE_MS : 0;
+      lag = Math.max(lag, now - Math.max(this.needOf(job), this.readySince) - grace);
+    }
+    return lag;
   }
 
   /** Jobs waiting for a worker. */
@@ -217,6 +231,7 @@ export class FlitePool {
   private onMessage(slot: WorkerSlot, message: FromWorker): void {
     if (message.type === "ready") {
       compiled ??= message.modules ?? null;
+      this.readySince ??= performance.now();
       this.failedStarts = 0;
       return this.dispatch();
     }
