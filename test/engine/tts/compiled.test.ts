@@ -21,10 +21,10 @@ describe("local speech in a compiled executable", () => {
     // 48 kbps at 44.1 kHz: frames of 156 or 157 bytes.
     expect(result.bytes).toBeGreaterThanOrEqual(result.frames * 156);
     expect(result.bytes).toBeLessThanOrEqual(result.frames * 157);
-  });
+  }, 60_000);
 
   it("says what is missing when the worker entrypoint was left out of the build", async () => {
     const error = await compileCheck([], COMPILE_ENTRYPOINTS.slice(0, 1)).catch((e: unknown) => e);
     expect(String(error)).toContain("speech worker is missing from this build");
-  });
+  }, 60_000);
 });
