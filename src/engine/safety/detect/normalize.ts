@@ -94,10 +94,10 @@ const CHAT: Record<string, string> = {
   wont: "will not", isnt: "is not", arent: "are not", wasnt: "was not", aint: "is not", wanna: "want to", wana: "want to", gonna: "going to",
   gona: "going to", gotta: "got to", hafta: "have to", lemme: "let me", gimme: "give me", kinda: "kind of", tryna: "trying to",
   pls: "please", plz: "please", plez: "please", cuz: "because", coz: "because", bc: "because", bcuz: "because", b4: "before",
-  thx: "thanks", ppl: "people", sum1: "someone", some1: "someone", any1: "anyone", every1: "everyone", no1: "no one", noone: "no one",
+  thx: "thanks", ppl: "people", some1: "someone", any1: "anyone", every1: "everyone", no1: "no one", noone: "no one",
   nobodys: "nobody is", myslef: "myself", meself: "myself", urself: "yourself", yourslef: "yourself", thats: "that is", whats: "what is",
   wheres: "where is", hes: "he is", shes: "she is", theyre: "they are", lets: "let us", luv: "love", n: "and", "2": "to", "4": "for",
-  mum: "mom", mommy: "mom", mummy: "mom", mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
+  h8: "hate", h8ed: "hated", h8s: "hates", gr8: "great", l8r: "later", m8: "mate", sum1: "someone", mum: "mom", mommy: "mom", mummy: "mom", mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
   pix: "pictures", picz: "pictures", ok: "okay", k: "okay", wat: "what", wut: "what", wen: "when", wher: "where", hw: "how", tht: "that",
   nd: "and", abt: "about", bout: "about", rn: "right now", irl: "in real life", dm: "message", dms: "messages", msg: "message", txt: "text",
   selfharm: "self harm", myself: "myself", stepdad: "step dad", stepmom: "step mom", stepfather: "step dad", stepmother: "step mom",
@@ -227,6 +227,17 @@ const OUTER_PUNCT_END = /[^a-z0-9]+$/;
 const SPELT_OUT = /^(?:[a-z0-9][.\-_*]){2,}[a-z0-9]$/;
 const SUBTOKEN = /[^a-z0-9@$!|+]+/;
 
+/** A token as written when it is a known word or chat spelling ("sum1", "base64"), else its leet reading ("k1ll"). */
+function pickSpelling(token: string): string {
+  if (CHAT[token] !== undefined || vocabulary.has(token)) return token;
+  const leet = deleet(token);
+  const known = leet.find((l) => vocabulary.has(l) || CHAT[l] !== undefined);
+  if (known) return known;
+  // "dragon99", "base64", "mp3": letters then a number are a name or a code, not leetspeak.
+  if (/^[a-z]+[0-9]+$/.test(token)) return token;
+  return leet[0] as string;
+}
+
 /** Resolves a run of single letters: joined when it spells a known word or is long ("k i l l"), else chat words ("u r a"). */
 function resolveSingles(singles: string[], words: string[]): void {
   if (singles.length === 0) return;
@@ -261,8 +272,7 @@ export function views(text: string): TextViews {
     }
     for (const sub of chunk.split(SUBTOKEN)) {
       if (sub === "") continue;
-      const leet = deleet(sub);
-      const chosen = leet.find((l) => vocabulary.has(l)) ?? (leet[0] as string);
+      const chosen = pickSpelling(sub);
       for (const w of chosen.split(/[^a-z0-9]+/)) if (w) push(w);
     }
   }

@@ -54,7 +54,7 @@ const RE = {
   addressSaid: new RegExp(`\\b(?:i live (?:at|on)|my (?:home |house )?address is|our address is|my house is (?:at|on)|we live (?:at|on)|i live in (?:a|the) house (?:at|on))\\s+([^.!?,\\n]{3,60})`, "gi"),
   ukPostcode: /\b(?:gir ?0aa|[a-pr-uwyz](?:\d[a-hjkpstuw]?|[a-hk-y]\d[abehmnprv-y]?|\d\d?|[a-hk-y]\d\d?) ?\d[abd-hjlnp-uw-z]{2})\b/gi,
   caPostcode: /\b[abceghj-nprstvxy]\d[abceghj-nprstv-z] ?\d[abceghj-nprstv-z]\d\b/gi,
-  zipSaid: /\b(?:zip|zipcode|zip code|postcode|post code|postal code|area code)\s*(?:is|:|=|number is)?\s*([a-z0-9]{2,4}\s?[a-z0-9]{2,4}(?:-\d{4})?)\b/gi,
+  zipSaid: /\b(?:zip code|zipcode|zip|post code|postcode|postal code)\s*(?:is|:|=|number is)?\s*(\d{5}(?:-\d{4})?|[a-z0-9]{2,4}\s?[a-z0-9]{3})\b/gi,
   zipState: /\b(?:al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy)\s+(\d{5}(?:-\d{4})?)\b/g,
   schoolSaid: new RegExp(`\\b(?:i go to|i goes to|i attend|i am at|i'm at|im at|i am in|i'm in|im in|i'm a student at|i am a student at|i study at|i learn at|my school is|my school's name is|my schools name is|my school is called|the name of my school is|our school is|i go 2)\\s+((?:[a-z][a-z'.-]*\\s+){1,4}(?:${SCHOOL_TYPE}))\\b`, "gi"),
   schoolCalled: /\b(?:my school|our school|the school i go to)(?:'s| is)?\s+(?:is\s+)?(?:called|named)\s+([^.!?,\n]{2,50})/gi,
@@ -65,7 +65,7 @@ const RE = {
     `\\b(?:my (?:birthday|bday|b-day|birth day|date of birth|dob)(?:'s| is)?|i was born(?: on| in)?|born on|dob|d\\.o\\.b\\.?)\\s*:?\\s*(?:on\\s+)?(?:the\\s+)?((?:${ORD}\\s+(?:of\\s+)?${MONTH}|${MONTH}\\s+(?:the\\s+)?${ORD})(?:,?\\s+(?:19|20)\\d\\d)?|\\d{1,2}[/.-]\\d{1,2}(?:[/.-]\\d{2,4})?|(?:19|20)\\d\\d[/.-]\\d{1,2}[/.-]\\d{1,2})`,
     "gi",
   ),
-  password: /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |roblox |minecraft |fortnite |account |email )*(?:password|passcode|pass code|pass word|passwrd|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on)\s+(?:my|the|our)\s+\w+)?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
+  password: /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |roblox |minecraft |fortnite |account |email )*(?:p[a4@]s{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on)\s+(?:my|the|our)\s+\w+)?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
   handleAt: /(?<![\w.@])@[a-z0-9_.]{3,30}\b/gi,
   handleSaid: /\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)(?:\s+(?:name|username|user name|user|id|handle|tag|account|is called))?\s*(?:is|=|:|-|it's|its|as)?\s*@?([a-z0-9_.]{3,30})\b/gi,
 };

@@ -19,7 +19,7 @@ const built = englishDataset.build();
 const matcher = new RegExpMatcher({ ...built, ...englishRecommendedTransformers });
 
 /** Words obscenity flags that are innocent in children's talk, checked on the words around the match. */
-const INNOCENT_CONTEXT = /\b(?:tit for tat|dick whittington|moby dick|blue tit|great tit|coal tit|tits? (?:bird|birds)|shih tzu|cum laude|sex of the)\b/;
+const INNOCENT_CONTEXT = /\b(?:tit for tat|dick whittington|moby dick|blue tit|great tit|coal tit|tits? (?:bird|birds)|shih tzu|cum laude|sex of the|(?:what|which) sex (?:is|are))\b/;
 
 /**
  * Categories of the dataset words found in `text` (already cleaned or canonical).
