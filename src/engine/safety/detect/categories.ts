@@ -4,7 +4,7 @@
  * A rule reads the canonical view of a text (see normalize.ts): lowercase words separated by single spaces,
  * with a space at both ends. Rules are written in a small dialect compiled by `pattern()`:
  *   - a space between words also matches no space ("kill myself" matches "killmyself");
- *   - " ~ " stands for up to three other words ("kill ~ myself" matches "kill my stupid self").
+ *   - " ~ " stands for up to three other words ("kill ~ myself" matches "kill my stupid self"), " ~~ " for up to six.
  */
 import { addVocabulary } from "./normalize.ts";
 
@@ -78,6 +78,7 @@ export interface Finding {
 }
 
 const GAP = "(?:[a-z0-9]+ ){0,3}";
+const LONG_GAP = "(?:[a-z0-9]+ ){0,6}";
 
 /**
  * Compiles the rule dialect into a RegExp on the canonical view and teaches the normaliser its words.
@@ -86,9 +87,14 @@ const GAP = "(?:[a-z0-9]+ ){0,3}";
 export function pattern(source: string): RegExp {
   addVocabulary(source.match(/[a-z]{2,}/g) ?? []);
   const body = source
-    .split(" ~ ")
-    .map((part) => part.replace(/ /g, " ?"))
-    .join(` ${GAP}`);
+    .split(" ~~ ")
+    .map((long) =>
+      long
+        .split(" ~ ")
+        .map((part) => part.replace(/ /g, " ?"))
+        .join(` ${GAP}`),
+    )
+    .join(` ${LONG_GAP}`);
   return new RegExp(`\\b(?:${body})\\b`);
 }
 

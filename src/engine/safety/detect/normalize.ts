@@ -238,12 +238,37 @@ function pickSpelling(token: string): string {
   return leet[0] as string;
 }
 
+/**
+ * Splits a run of letters into known words when it can ("howtomakeabomb" -> "how to make a bomb"), preferring
+ * fewer, longer words; null when some part is not a known word.
+ */
+function segment(run: string): string[] | null {
+  if (run.length > 60) return null;
+  const best: (string[] | null)[] = [[]];
+  for (let end = 1; end <= run.length; end++) {
+    best[end] = null;
+    for (let start = Math.max(0, end - 16); start < end; start++) {
+      const prev = best[start];
+      const word = run.slice(start, end);
+      if (!prev || !(vocabulary.has(word) || word === "a" || word === "i" || CHAT[word] !== undefined)) continue;
+      const candidate = [...prev, word];
+      const current = best[end];
+      if (!current || candidate.length < current.length) best[end] = candidate;
+    }
+  }
+  return best[run.length] ?? null;
+}
+
 /** Resolves a run of single letters: joined when it spells a known word or is long ("k i l l"), else chat words ("u r a"). */
 function resolveSingles(singles: string[], words: string[]): void {
   if (singles.length === 0) return;
   const joined = canonicalWord(singles.join(""));
-  if (singles.length >= 4 || (singles.length === 3 && vocabulary.has(joined))) words.push(joined);
-  else for (const s of singles) words.push(CHAT[s] ?? s);
+  if (singles.length >= 3 && vocabulary.has(joined)) words.push(joined);
+  else if (singles.length >= 4) {
+    const parts = segment(singles.join(""));
+    if (parts && parts.length > 1) for (const p of parts) words.push(CHAT[p] ?? p);
+    else words.push(joined);
+  } else for (const s of singles) words.push(CHAT[s] ?? s);
 }
 
 /**
