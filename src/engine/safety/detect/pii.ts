@@ -67,7 +67,7 @@ const RE = {
   ),
   password: /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |roblox |minecraft |fortnite |account |email )*(?:p[a4@]s{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on)\s+(?:my|the|our)\s+\w+)?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
   handleAt: /(?<![\w.@])@[a-z0-9_.]{3,30}\b/gi,
-  handleSaid: /\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)(?:\s+(?:name|username|user name|user|id|handle|tag|account|is called))?\s*(?:is|=|:|-|it's|its|as)?\s*@?([a-z0-9_.]{3,30})\b/gi,
+  handleSaid: /\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)\b(?:\s+(?:name|username|user name|user|id|handle|tag|account|is called))?\s*(?:is|=|:|-|it's|its|as)?\s*(@?[a-z0-9_.]{3,30})\b/gi,
 };
 
 const DIGITS = /\d/g;
@@ -145,7 +145,7 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
   found.push(...spans(RE.password, text, "password", 1, (m) => !/^(?:is|a|the|secret|private|easy|hard|long|short|too|very|so|really|my|not)$/i.test(m[1] as string)));
   if (!contactOnly) {
     found.push(...spans(RE.handleAt, text, "handle", 0, (m) => !/@[a-z0-9-]+\.[a-z]{2,}/i.test(text.slice(m.index, m.index + m[0].length + 6))));
-    found.push(...spans(RE.handleSaid, text, "handle", 1, (m) => notNameWords(m[1]) && /[0-9_.]|^[a-z]{3,}$/i.test(m[1] as string)));
+    found.push(...spans(RE.handleSaid, text, "handle", 1, (m) => notNameWords((m[1] as string).replace(/^@/, "")) && /[0-9_.@]|^[a-z]{3,}$/i.test(m[1] as string)));
     found.push(...spans(RE.schoolSaid, text, "school", 1, (m) => notNameWords((m[1] as string).trim().split(/\s+/)[0])));
     found.push(...spans(RE.schoolCalled, text, "school", 1));
     found.push(
