@@ -5,7 +5,7 @@
  * play-fighting in games) pass, and a child's own swearing reaches the model (the model's never reaches the child).
  */
 import { CATEGORIES, type Category } from "../detect/categories.ts";
-import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES } from "./lines.ts";
+import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES, OUTPUT_LINES } from "./lines.ts";
 import type { PolicyAction, TeamPolicyBody } from "./model.ts";
 
 /** A policy with every setting resolved: what a compiled checker is built from. */
@@ -21,6 +21,8 @@ export interface PolicySpec {
   strictAfter: number;
   actions: Record<Category, { input: PolicyAction; output: PolicyAction }>;
   lines: Record<Category, readonly string[]>;
+  /** Lines that replace a model sentence, where they differ from `lines`. */
+  outputLines: Partial<Record<Category, readonly string[]>>;
   fallbackLines: readonly string[];
   blockedTerms: readonly string[];
   allowedTerms: readonly string[];
@@ -55,6 +57,7 @@ const STRICT: PolicySpec = {
     custom: both("redirect", "block"),
   },
   lines: BASE_LINES,
+  outputLines: OUTPUT_LINES,
   fallbackLines: FALLBACK_LINES,
   blockedTerms: [],
   allowedTerms: [],
@@ -85,14 +88,24 @@ export function teamSpec(name: string, body: TeamPolicyBody): PolicySpec {
   const base = BUILTIN_POLICIES[body.base ?? DEFAULT_POLICY] as PolicySpec;
   const actions = { ...base.actions };
   const lines: Record<Category, readonly string[]> = { ...base.lines };
-  if (body.redirect_lines) for (const c of CATEGORIES) if (c !== "self_harm" && c !== "abuse") lines[c] = body.redirect_lines;
+  const outputLines: Partial<Record<Category, readonly string[]>> = { ...base.outputLines };
+  if (body.redirect_lines) {
+    for (const c of CATEGORIES) {
+      if (c === "self_harm" || c === "abuse") continue;
+      lines[c] = body.redirect_lines;
+      delete outputLines[c];
+    }
+  }
   for (const c of CATEGORIES) {
     const setting = body.categories?.[c];
     if (setting === undefined || c === "self_harm" || c === "abuse") continue;
     if (typeof setting === "string") actions[c] = both(setting);
     else {
       actions[c] = { input: setting.input ?? actions[c].input, output: setting.output ?? actions[c].output };
-      if (setting.lines) lines[c] = setting.lines;
+      if (setting.lines) {
+        lines[c] = setting.lines;
+        delete outputLines[c];
+      }
     }
   }
   return {
@@ -104,6 +117,7 @@ export function teamSpec(name: string, body: TeamPolicyBody): PolicySpec {
     strictAfter: body.strict_after ?? base.strictAfter,
     actions,
     lines,
+    outputLines,
     blockedTerms: body.blocked_terms ?? [],
     allowedTerms: body.allowed_terms ?? [],
   };

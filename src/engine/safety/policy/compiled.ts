@@ -167,7 +167,7 @@ export class CompiledPolicy {
     if (verdict === "pass") return { action: "pass", text: sentence, end: false, notices, incident, intercepted };
     if (verdict === "redact") return { action: "redact", text: redactedText, end: false, notices, incident, intercepted };
     if (verdict === "drop") return { action: "drop", text: "", end: false, notices, incident, intercepted };
-    return { action: "replace", text: pickLine(this.spec.lines[lineCategory as Category], sentence), end: true, notices, incident, intercepted };
+    return { action: "replace", text: pickLine(this.spec.outputLines[lineCategory as Category] ?? this.spec.lines[lineCategory as Category], sentence), end: true, notices, incident, intercepted };
   }
 
   /** Replaces personal information (for anything stored or logged outside a check). */

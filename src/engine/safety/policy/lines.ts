@@ -57,6 +57,11 @@ export const DEFAULT_LINES: Record<Exclude<Category, "self_harm" | "abuse">, rea
   ],
 };
 
+/** Lines that replace a model sentence, where the input line would not fit (it answers a child's report). */
+export const OUTPUT_LINES: Partial<Record<Category, readonly string[]>> = {
+  stranger_danger: ["Let's keep things like photos, meeting up and secrets for you and your family. It's always okay to ask a grown-up you trust. Shall we play a game instead?"],
+};
+
 /** Said when a check could not finish (a moderation service timed out): the reply stops here, safely. */
 export const FALLBACK_LINES: readonly string[] = ["Let's talk about something else! What would you like to do next?"];
 
