@@ -25,10 +25,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     normalize: false,
     // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
     serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
-    // Bun enforces these for the interact socket: larger messages close with 1009, and a client that stops
-    // reading is closed once this much is queued for it, so memory per socket stays bounded.
+    // Bun enforces these for the interact socket. Its message cap is a backstop well above hoot's own limit,
+    // which the session checks so it can say why before closing with 1009; a client that stops reading is
+    // closed once this much is queued for it, so memory per socket stays bounded.
     websocket: {
-      maxPayloadLength: deps.config.wsMaxMessageBytes,
+      maxPayloadLength: deps.config.wsMaxMessageBytes * 4 + 65536,
       backpressureLimit: deps.config.wsBackpressureLimit,
       closeOnBackpressureLimit: true,
       idleTimeout: 120,
@@ -44,6 +45,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         exclude: { paths: ["/docs", "/docs/:file", "/metrics", "/interact"] },
         documentation: {
           info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. See /docs." },
+          externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
           security: [{ bearer: [] }],
         },
