@@ -12,7 +12,7 @@ async function* tokens(list: string[]): AsyncGenerator<string> {
 async function run(list: string[], incidents: Incident[] = []): Promise<ReplyFrame[]> {
   const stage = gatedSafetyStage(() => (s) => policy.checkOutput(s), (i) => incidents.push(i));
   const out: ReplyFrame[] = [];
-  for await (const f of stage.run(chunkStage(tokens(list)), { signal: new AbortController().signal, context: {}, languageCode: "en" })) out.push(f);
+  for await (const f of stage.run(chunkStage(tokens(list)), { signal: new AbortController().signal, context: {}, languageCode: "en", policy: "children_strict" })) out.push(f);
   return out;
 }
 
