@@ -13,6 +13,8 @@ import { serviceAccountsRoutes } from "./service-accounts/index.ts";
 import { teamsRoutes } from "./teams/index.ts";
 import { operatorRoutes } from "./operator/index.ts";
 import { policiesRoutes } from "./policies/index.ts";
+import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
+import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
 
 export interface AppOptions {
@@ -61,7 +63,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(serviceAccountsRoutes(deps))
     .use(teamsRoutes(deps))
     .use(operatorRoutes(deps))
-    .use(policiesRoutes(deps));
+    .use(policiesRoutes(deps))
+    .use(safetyPoliciesRoutes(deps))
+    .use(incidentsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",

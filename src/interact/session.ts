@@ -22,6 +22,7 @@ import { checkConfig, checkRequest, isKnownKind, type ClientRequest, type Reques
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
+import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -34,6 +35,8 @@ export interface PlayerIdentity {
   playerId: number;
   /** The service account that logged the player in (its revocation closes the socket). */
   serviceAccountId: number;
+  /** The player's team (team safety policies and incidents); absent only in tests without one. */
+  teamId?: number;
   /** Token expiry, seconds since the epoch. */
   expiresAt: number;
 }
@@ -55,6 +58,8 @@ export interface SessionPorts {
   /** Called when a session first authenticates; false when the player already has too many sockets. */
   admit(session: InteractSession, playerId: number): boolean;
   limits: SessionLimits;
+  /** Team safety policies, incidents and moderation (default: built-in policies only). */
+  safety?: SafetyPorts;
 }
 
 export type SessionState = "connected" | "authenticated" | "configured" | "closed";
@@ -69,12 +74,14 @@ export class InteractSession {
   private windowStart = Date.now();
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  private readonly guard: SessionGuard;
 
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
     private readonly ports: SessionPorts,
   ) {
+    this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
     this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
   }
 
@@ -238,7 +245,7 @@ export class InteractSession {
 
   private onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): void {
     const checked = checkConfig(value);
-    const problem = checked.ok ? validateConfiguration(checked.value, this.ports.engine.voices()) : checked.error;
+    const problem = checked.ok ? (validateConfiguration(checked.value, this.ports.engine.voices()) ?? this.guard.configure(checked.value.safety_policy, this.identity?.teamId)) : checked.error;
     if (!checked.ok || problem) {
       this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
       return;
@@ -271,6 +278,7 @@ export class InteractSession {
       text,
       context: request.context ?? {},
       audioOutput: request.audio_output ?? true,
+      guard: this.guard.forTurn(this.identity),
       send: (message) => this.send(message),
     });
     this.turn = turn;

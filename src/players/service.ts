@@ -8,6 +8,7 @@ import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
+import { forgetPlayerIncidents } from "../incidents/service.ts";
 import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 
@@ -60,6 +61,7 @@ function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
       if (!deletePlayer(deps.db, teamId, id)) return false;
       // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
       deleteMessagesOfPlayer(deps.db, id);
+      forgetPlayerIncidents(deps.db, id);
       return true;
     }),
   );
