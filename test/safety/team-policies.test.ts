@@ -4,6 +4,8 @@
  * set_configuration; what a session does when its policy is changed or deleted).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, WsProbe, type Msg } from "../helpers/ws.ts";
 import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
@@ -122,6 +124,19 @@ describe("team safety policy routes", () => {
     expect(a.body.policies.find((p: Msg) => p.name === "space_game")).toEqual({ name: "space_game", description: SPACE_GAME.description, builtin: false });
     const b = await call(teamB, "GET", "/api/policies");
     expect(b.body.policies.map((p: Msg) => p.name)).toEqual(["default", "children_strict", "children_standard"]);
+  });
+
+  it("accepts the README's example policy as it is printed, and the configuration it shows", async () => {
+    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Team policies"));
+    const body = /-d '(\{[\s\S]*?\})'\n/.exec(section)![1]!;
+    const other = await createTeamFixture(server);
+    const res = await call(other, "POST", "/api/safety-policies", JSON.parse(body));
+    expect(res.status).toBe(201);
+    const player = await createPlayer(server, other);
+    const probe = await openSession(server.url, player.token, { prompt: "You are a space captain.", safety_policy: { reference: res.body.name } });
+    expect(reply((await probe.interact("where can I get an aimbot")).events)).toBe("Back to the mission, captain!");
+    probe.close();
   });
 
   it("answers only developer tokens", async () => {
