@@ -7,7 +7,8 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
-import { createModeration, warmUpSafety, type ModerationProvider } from "./engine/safety/checks.ts";
+import { createModeration } from "./engine/safety/moderation/create.ts";
+import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
@@ -16,8 +17,6 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
   if (tts instanceof LocalSpeechProvider) {
     tts.ready().catch((error: unknown) => logger.error({ event: "tts_unavailable", err: (error as Error).message }, "speech engine failed to start"));
   }
-  // Compile the safety rules after the listener is up (the first check would otherwise pay 40-100 ms).
-  setTimeout(warmUpSafety, 0).unref?.();
   return createEngine({
     llm: createLlm(config),
     tts,

@@ -2,7 +2,7 @@
  * Child safety in one interact session: the policy the configuration names, the session's stance, and the
  * checks each turn runs (src/engine/safety is the library; this file is where the session uses it).
  *
- *   set_configuration  -> `configure(ref, teamId)`: a built-in name, or the player's team's own policy
+ *   set_configuration  -> `await configure(ref, teamId)`: a built-in name, or the player's team's own policy
  *                         (looked up in that team only), compiled once and kept until the next reconfigure;
  *   interact           -> `forTurn(player).screen(text, signal)`: the child's words are checked before the
  *                         model is called; the engine gets the redacted text, or a line to say instead;
@@ -20,23 +20,9 @@
  */
 import type { EngineLogger } from "../engine/logger.ts";
 import { isSpeakFirst } from "../engine/prompt/index.ts";
-import { safetyPolicyNames, type TurnSafety } from "../engine/safety/index.ts";
-import {
-  NEW_SESSION,
-  builtinPolicy,
-  moderated,
-  observe,
-  policyName,
-  redactPii,
-  teamPolicy,
-  type Incident,
-  type ModeratedChecker,
-  type ModerationProvider,
-  type Notice,
-  type PolicyRef,
-  type SessionSafety,
-  type TeamPolicyRow,
-} from "../engine/safety/checks.ts";
+import { safetyLibrary, safetyPolicyNames, type TurnSafety } from "../engine/safety/index.ts";
+// Types only: the rules library is loaded off the start-up path (engine/safety/lazy.ts).
+import type { CompiledPolicy, Incident, ModeratedChecker, ModerationProvider, Notice, PolicyRef, SessionSafety, TeamPolicyRow } from "../engine/safety/checks.ts";
 
 /** What the history keeps in place of a message the policy intercepted. */
 export const WITHHELD = "(message withheld by the safety policy)";
@@ -56,7 +42,7 @@ export type StoredPolicy = { row: TeamPolicyRow } | { invalid: string };
 /** What the session needs from the app to apply policies (the database and the settings behind it). */
 export interface SafetyPorts {
   /** The team's own policy called `name`, searching that team only; null when it has none by that name. */
-  findTeamPolicy(teamId: number, name: string): StoredPolicy | null;
+  findTeamPolicy(teamId: number, name: string): StoredPolicy | null | Promise<StoredPolicy | null>;
   /** The team's policy names (for the error that lists what may be named). */
   teamPolicyNames(teamId: number): string[];
   /** Records an escalation; must not throw. */
@@ -99,22 +85,23 @@ export interface GuardPlayer {
   teamId?: number;
 }
 
+const NEW_SESSION: SessionSafety = { attempts: 0, stance: "normal" };
+
 /** The policy and stance of one session. */
 export class SessionGuard {
-  private checker: ModeratedChecker;
+  /** Null until the first configuration: the default policy then. */
+  private checker: ModeratedChecker | null = null;
   private state: SessionSafety = NEW_SESSION;
 
   constructor(
     private readonly sessionId: string,
     private readonly ports: SafetyPorts,
     private readonly logger: EngineLogger,
-  ) {
-    this.checker = this.wrap(builtinPolicy(null)!);
-  }
+  ) {}
 
   /** The policy in force (its name). */
   get policy(): string {
-    return this.checker.policy.name;
+    return this.checker?.policy.name ?? "children_strict";
   }
 
   /** The session's stance: "heightened" once it has tested boundaries `strict_after` times. */
@@ -125,34 +112,37 @@ export class SessionGuard {
   /**
    * Resolves the configuration's `safety_policy` within the player's team and, when it exists, makes it the
    * session's policy. Returns a sentence naming the field, or null.
-   * @example guard.configure({ reference: "space_game" }, 3) // null, or 'field "config.safety_policy": unknown policy ...'
+   * @example await guard.configure({ reference: "space_game" }, 3) // null, or 'field "config.safety_policy": unknown policy ...'
    */
-  configure(ref: PolicyRef, teamId: number | undefined): string | null {
-    const builtin = builtinPolicy(ref);
+  async configure(ref: PolicyRef, teamId: number | undefined): Promise<string | null> {
+    const lib = await safetyLibrary();
+    const builtin = lib.builtinPolicy(ref);
     if (builtin) {
-      this.checker = this.wrap(builtin);
+      this.checker = this.wrap(lib, builtin);
       return null;
     }
-    const name = policyName(ref);
-    const stored = teamId === undefined ? null : this.ports.findTeamPolicy(teamId, name);
+    const name = lib.policyName(ref);
+    const stored = teamId === undefined ? null : await this.ports.findTeamPolicy(teamId, name);
     if (stored === null) {
       const available = ["default", ...safetyPolicyNames(), ...(teamId === undefined ? [] : this.ports.teamPolicyNames(teamId).slice(0, 50))];
       return `field "config.safety_policy": unknown policy "${name}" (available: ${available.join(", ")})`;
     }
     if ("invalid" in stored) return `field "config.safety_policy": the team policy "${name}" cannot be used (${stored.invalid}); fix it with PUT /api/safety-policies/${name}`;
-    this.checker = this.wrap(teamPolicy(stored.row));
+    this.checker = this.wrap(lib, lib.teamPolicy(stored.row));
     return null;
   }
 
   /** The hooks for one turn of `player`, bound to the policy in force now. */
   forTurn(player: GuardPlayer): TurnGuard {
-    const checker = this.checker;
-    const record = (incident: Incident): void => {
-      if (player.teamId === undefined) return;
-      this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
-    };
+    const configured = this.checker;
     return {
       screen: async (text, signal) => {
+        const lib = await safetyLibrary();
+        const checker = configured ?? this.wrap(lib, lib.builtinPolicy(null) as CompiledPolicy);
+        const record = (incident: Incident): void => {
+          if (player.teamId === undefined) return;
+          this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
+        };
         let context = "";
         const safety: TurnSafety = {
           checkOutput: checker.policy.checksOutput ? (unit, unitSignal) => checker.checkOutput(unit, { stance: this.state.stance, context, signal: unitSignal }) : null,
@@ -164,7 +154,7 @@ export class SessionGuard {
           context = verdict.text;
           const notices = [...verdict.notices];
           if (verdict.incident) record(verdict.incident);
-          const step = observe(this.state, verdict.intercepted, checker.policy.strictAfter);
+          const step = lib.observe(this.state, verdict.intercepted, checker.policy.strictAfter);
           this.state = step.state;
           if (step.escalated) {
             notices.push({ category: "boundary_testing", action: "escalate" });
@@ -176,14 +166,14 @@ export class SessionGuard {
         } catch (error) {
           // A check that cannot finish never lets the words through: answer with the fallback line.
           this.logger.error({ event: "safety_check_failed", session: this.sessionId, err: (error as Error).message }, "input check failed");
-          return { text: redactPii(text).text, reply: checker.policy.fallbackLine(text), notices: [{ category: "moderation", action: "redirect" }], stored: WITHHELD, safety };
+          return { text: lib.redactPii(text).text, reply: checker.policy.fallbackLine(text), notices: [{ category: "moderation", action: "redirect" }], stored: WITHHELD, safety };
         }
       },
     };
   }
 
-  private wrap(policy: ReturnType<typeof teamPolicy>): ModeratedChecker {
-    return moderated(policy, this.ports.moderation, this.ports.moderationTimeoutMs, (error, direction) =>
+  private wrap(lib: Awaited<ReturnType<typeof safetyLibrary>>, policy: CompiledPolicy): ModeratedChecker {
+    return lib.moderated(policy, this.ports.moderation, this.ports.moderationTimeoutMs, (error, direction) =>
       this.logger.warn({ event: "moderation_failed", session: this.sessionId, provider: this.ports.moderation?.name, direction, err: (error as Error).name, status: (error as { status?: number }).status }, "moderation failed; held the text"),
     );
   }

@@ -243,9 +243,9 @@ export class InteractSession {
     this.expiryTimer = setTimeout(() => void this.shutdown("token_expired", "the access token expired; re-authenticate on the socket before it does"), ms);
   }
 
-  private onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): void {
+  private async onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): Promise<void> {
     const checked = checkConfig(value);
-    const problem = checked.ok ? (validateConfiguration(checked.value, this.ports.engine.voices()) ?? this.guard.configure(checked.value.safety_policy, this.identity?.teamId)) : checked.error;
+    const problem = checked.ok ? (validateConfiguration(checked.value, this.ports.engine.voices()) ?? (await this.guard.configure(checked.value.safety_policy, this.identity?.teamId))) : checked.error;
     if (!checked.ok || problem) {
       this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
       return;

@@ -8,10 +8,9 @@
 import type { Engine, TurnConfig, Context } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import { isSpeakFirst } from "../engine/prompt/index.ts";
-import { redactPii } from "../engine/safety/checks.ts";
 import type { History } from "./history.ts";
 import { streamClose, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
-import { SessionGuard, BUILTIN_ONLY, type TurnGuard } from "./safety.ts";
+import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
 
 export interface TurnDeps {
   engine: Pick<Engine, "runTurn">;
@@ -82,8 +81,8 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
   let sent = "";
   let frames = 0;
   let outcome: Outcome = "complete";
-  // Until the check has run, the history may only keep the redacted words.
-  let stored: string | null = isSpeakFirst(request.text) ? null : redactPii(request.text).text;
+  // Until the check has run (a turn interrupted before it), the words are not known to be safe to keep.
+  let stored: string | null = isSpeakFirst(request.text) ? null : WITHHELD;
   try {
     emit({ type: "started" });
     // Child safety: the words are checked before the model; it gets the redacted text, or the policy answers.

@@ -3,7 +3,7 @@
  * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
  */
 import type { Deps } from "../deps.ts";
-import { builtinPolicyList } from "../engine/safety/checks.ts";
+import { builtinPolicyEntries } from "../engine/safety/index.ts";
 import { teamPolicySummaries } from "../safety-policies/service.ts";
 
 export interface PolicyInfo {
@@ -14,5 +14,5 @@ export interface PolicyInfo {
 
 /** Every policy the caller's configurations may name: built-ins, then the team's (none for the operator). */
 export function listPolicies(deps: Pick<Deps, "db">, teamId: number | null): PolicyInfo[] {
-  return [...builtinPolicyList(), ...(teamId === null ? [] : teamPolicySummaries(deps, teamId))];
+  return [...builtinPolicyEntries(), ...(teamId === null ? [] : teamPolicySummaries(deps, teamId))];
 }

@@ -15,9 +15,10 @@ export function safetyPoliciesRoutes(deps: Deps) {
     .use(authPlugin(deps))
     .post(
       "",
-      ({ caller, body, set }) => {
+      async ({ caller, body, set }) => {
+        const policy = await createTeamPolicy(deps, caller.teamId, body);
         set.status = 201;
-        return createTeamPolicy(deps, caller.teamId, body);
+        return policy;
       },
       {
         auth: ["developer"],
@@ -42,8 +43,8 @@ export function safetyPoliciesRoutes(deps: Deps) {
     })
     .put(
       "/:name",
-      ({ caller, params, body, set }) => {
-        const { created, policy } = putTeamPolicy(deps, caller.teamId, params.name, body);
+      async ({ caller, params, body, set }) => {
+        const { created, policy } = await putTeamPolicy(deps, caller.teamId, params.name, body);
         set.status = created ? 201 : 200;
         return policy;
       },

@@ -15,7 +15,8 @@
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
-import { validateTeamPolicy, validateTeamPolicyCreate, type TeamPolicyBody, type TeamPolicyRow } from "../engine/safety/checks.ts";
+import { safetyLibrary } from "../engine/safety/index.ts";
+import type { TeamPolicyBody, TeamPolicyRow } from "../engine/safety/checks.ts";
 import type { SafetyPolicyRow } from "../db/schema.ts";
 import type { StoredPolicy } from "../interact/safety.ts";
 import { countPolicies, deletePolicy, findPolicy, insertPolicy, listPolicies, policyNames, replacePolicy } from "./repo.ts";
@@ -42,8 +43,8 @@ export function getTeamPolicy(deps: PolicyDeps, teamId: number, name: string): T
 }
 
 /** Creates a policy from a POST body (`name` and the policy); 400 `invalid_policy`, 409 `name_taken`. */
-export function createTeamPolicy(deps: PolicyDeps, teamId: number, body: unknown): TeamPolicyView {
-  const checked = validateTeamPolicyCreate(body);
+export async function createTeamPolicy(deps: PolicyDeps, teamId: number, body: unknown): Promise<TeamPolicyView> {
+  const checked = (await safetyLibrary()).validateTeamPolicyCreate(body);
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name, ...policy } = checked.value;
   return show(insertNew(deps, teamId, name, policy));
@@ -53,7 +54,7 @@ export function createTeamPolicy(deps: PolicyDeps, teamId: number, body: unknown
  * Creates or replaces the team's policy `name` from a PUT body (the policy, optionally with the fields GET
  * shows: `name` must then match, `version` must be the stored one). `created` says which happened.
  */
-export function putTeamPolicy(deps: PolicyDeps, teamId: number, name: string, body: unknown): { created: boolean; policy: TeamPolicyView } {
+export async function putTeamPolicy(deps: PolicyDeps, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InvalidRequest("The request body must be a JSON object (a team policy).", "invalid_policy");
   const fields = new Map(Object.entries(body));
   const named = fields.get("name");
@@ -63,7 +64,7 @@ export function putTeamPolicy(deps: PolicyDeps, teamId: number, name: string, bo
   for (const key of ["name", "version", ...READ_ONLY]) fields.delete(key);
   const candidate = Object.fromEntries(fields);
   // Validated with its name, so a path that is not a valid policy name is refused like a POST body would be.
-  const checked = validateTeamPolicyCreate({ ...candidate, name });
+  const checked = (await safetyLibrary()).validateTeamPolicyCreate({ ...candidate, name });
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name: _name, ...policy } = checked.value;
   return deps.db.transaction(() => {
@@ -97,12 +98,12 @@ export function teamPolicyNames(deps: PolicyDeps, teamId: number): string[] {
 /**
  * The team's policy `name` for a session: validated again and keyed for the compiled cache, or why it
  * cannot be used; null when the team has none by that name.
- * @example resolveStoredPolicy(deps, 3, "space_game") // { row: { teamId: 3, name, body, version: "12:2" } }
+ * @example await resolveStoredPolicy(deps, 3, "space_game") // { row: { teamId: 3, name, body, version: "12:2" } }
  */
-export function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name: string): StoredPolicy | null {
+export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<StoredPolicy | null> {
   const row = findPolicy(deps.db, teamId, name);
   if (!row) return null;
-  const checked = validateTeamPolicy(parse(row));
+  const checked = (await safetyLibrary()).validateTeamPolicy(parse(row));
   if (!checked.ok) return { invalid: checked.error };
   // The row id is part of the key: a policy deleted and created again starts at version 1 with another id.
   const stored: TeamPolicyRow = { teamId, name: row.name, body: checked.value, version: `${row.id}:${row.version}` };

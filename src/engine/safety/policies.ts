@@ -1,9 +1,10 @@
 /**
- * The built-in safety policies by name, in one list derived from the library's own specs (policy/builtin.ts):
- * configuration messages, `GET /api/policies` and the console read it. The first entry is the default, the
- * strictest children's policy. A team's own policies live in the database (src/safety-policies).
+ * The built-in safety policies by name, as a plain list that costs nothing to import: configuration messages,
+ * `GET /api/policies` and the console read it without loading the rules (the rules library is loaded in the
+ * background after start-up, see lazy.ts). test/safety/policy-list.test.ts keeps it equal to the library's
+ * own specs (policy/builtin.ts). The first entry is the default, the strictest children's policy. A team's own
+ * policies live in the database (src/safety-policies).
  */
-import { BUILTIN_POLICIES, DEFAULT_POLICY } from "./policy/builtin.ts";
 
 export interface SafetyPolicyInfo {
   name: string;
@@ -13,12 +14,22 @@ export interface SafetyPolicyInfo {
 
 /** Built-in policies; the first is the default. */
 export const SAFETY_POLICIES: readonly SafetyPolicyInfo[] = [
-  BUILTIN_POLICIES[DEFAULT_POLICY]!,
-  ...Object.values(BUILTIN_POLICIES).filter((p) => p.name !== DEFAULT_POLICY),
-].map((p) => ({ name: p.name, description: p.description, builtin: true }));
+  {
+    name: "children_strict",
+    description:
+      "Strict policy for young children (the default): every category is intercepted, mild words included; personal information is redacted; model output is checked sentence by sentence.",
+    builtin: true,
+  },
+  {
+    name: "children_standard",
+    description:
+      "Looser policy for teens: mild words and play-fighting pass, a teen's own swearing reaches the model; everything else is intercepted as in children_strict and model output is still checked.",
+    builtin: true,
+  },
+];
 
 /** The policy used when a configuration names none. */
-export const DEFAULT_SAFETY_POLICY = DEFAULT_POLICY;
+export const DEFAULT_SAFETY_POLICY = (SAFETY_POLICIES[0] as SafetyPolicyInfo).name;
 
 /** Every built-in policy name, for error messages. */
 export function safetyPolicyNames(): string[] {
@@ -31,4 +42,9 @@ export function safetyPolicyNames(): string[] {
  */
 export function findSafetyPolicy(name: string): SafetyPolicyInfo | null {
   return SAFETY_POLICIES.find((policy) => policy.name === name) ?? null;
+}
+
+/** `GET /api/policies` entries for the built-in policies, "default" first (it names the strictest). */
+export function builtinPolicyEntries(): SafetyPolicyInfo[] {
+  return [{ name: "default", description: `hoot's default: ${DEFAULT_SAFETY_POLICY}, the strictest built-in children's policy.`, builtin: true }, ...SAFETY_POLICIES];
 }
