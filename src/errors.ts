@@ -83,6 +83,24 @@ export class Unavailable extends AppError {
   }
 }
 
+// --- hardening: database lock and origin errors ---
+
+/** 503: another process holds the database's write lock for longer than the lock deadline. */
+export class DatabaseBusy extends AppError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, "database_busy", "The database is busy (another process is writing to it); try again shortly.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 403: a browser page of an origin that may not call this endpoint (see HOOT_CORS_ORIGINS, HOOT_WS_ORIGINS). */
+export class OriginNotAllowed extends AppError {
+  constructor(setting: string) {
+    super(403, "origin_not_allowed", `Requests from this web origin are not allowed here; the operator can list it in ${setting}.`);
+  }
+}
+
 export interface ErrorBody {
   error: string;
   code: string;

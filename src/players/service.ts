@@ -9,6 +9,7 @@ import { generateKey } from "../auth/keys.ts";
 import type { Player } from "../db/schema.ts";
 import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
+import { scrubDeletedData } from "../db/scrub.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -61,6 +62,7 @@ export function createPlayerService(deps: PlayerDeps): PlayerService {
     },
     remove(teamId, id) {
       if (!deletePlayer(deps.db, teamId, id)) throw new NotFound("player");
+      scrubDeletedData(deps.db);
       deps.revocations.publish({ kind: "player", playerId: id });
     },
     resetFederatedId(teamId, id) {
