@@ -59,20 +59,20 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "s
     })
     // Our own JSON parser: enforces the body limit on chunked bodies too, refuses deep nesting in linear time,
     // gives one clear error for bad JSON, and validates against the route's schema before Elysia does.
+    // Elysia runs it for every method but GET and HEAD, with or without a body, so it is also where a write
+    // waits, asynchronously, while another process holds the database's write lock: the handler's synchronous
+    // statements then find it free instead of stalling the event loop. (Here rather than in a global
+    // beforeHandle, which would make every GET handler async too.)
     .onParse({ as: "global" }, async ({ request, route }) => {
       if (request.method === "GET" || request.method === "HEAD") return;
       const bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
-      if (bytes.length === 0) return undefined;
-      const body = parseJsonBody(bytes);
-      bodies.check(request.method, route, body);
+      const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
+      if (body !== undefined) bodies.check(request.method, route, body);
+      if (WRITE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(`${request.method} ${route}`)) {
+        await waitForWriteLock(deps.sqlite, deps.config.dbLockTimeoutMs);
+      }
       return body;
-    })
-    // A write waits here, asynchronously, while another process holds the database's write lock, so the
-    // handler's synchronous statements find it free instead of stalling the event loop.
-    .onBeforeHandle({ as: "global" }, async ({ request, route }) => {
-      if (!WRITE_METHODS.has(request.method) || READ_ONLY_WRITES.has(`${request.method} ${route}`)) return;
-      await waitForWriteLock(deps.sqlite, deps.config.dbLockTimeoutMs);
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const mapped = toHttpError(mapError(code, error));

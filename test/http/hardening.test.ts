@@ -99,11 +99,16 @@ describe("another process holding the database's write lock", () => {
     const server = file.server;
     const holder = new (await import("bun:sqlite")).Database(server.config.databasePath);
     const player = await createPlayer(server, file.team);
+    const doomed = await createPlayer(server, file.team);
     holder.exec("BEGIN IMMEDIATE");
     const order: string[] = [];
     try {
       const write = api(server.url, "POST", "/api/players", { token: file.team.developerToken, body: { external_id: `locked-${Date.now()}` } }).then((r) => {
         order.push("write");
+        return r;
+      });
+      const remove = api(server.url, "DELETE", `/api/players/${doomed.pk}`, { token: file.team.developerToken }).then((r) => {
+        order.push("delete");
         return r;
       });
       await Bun.sleep(30);
@@ -116,9 +121,11 @@ describe("another process holding the database's write lock", () => {
       order.push("login");
       expect([health.status, read.status, login.status]).toEqual([200, 200, 200]);
       holder.exec("COMMIT");
-      const written = await write;
+      const [written, removed] = await Promise.all([write, remove]);
       expect(written.status).toBe(201);
-      expect(order).toEqual(["health", "read", "login", "write"]);
+      expect(removed.status).toBe(204);
+      expect(order.slice(0, 3)).toEqual(["health", "read", "login"]);
+      expect(order.slice(3).sort()).toEqual(["delete", "write"]);
     } finally {
       if (holder.inTransaction) holder.exec("ROLLBACK");
       holder.close();
@@ -262,6 +269,14 @@ describe("/metrics", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("does not send readers of /docs to /docs", async () => {
+    const doc = (await api(file.server.url, "GET", "/api/openapi.json")).body;
+    expect(doc.info.description).not.toContain("See /docs");
+    expect(doc.info.description.length).toBeGreaterThan(20);
   });
 });
 
