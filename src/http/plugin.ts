@@ -50,7 +50,6 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "s
       if (corsHeaders) Object.assign(set.headers, corsHeaders);
       if (isPreflight(request)) {
         if (!corsHeaders) throw new OriginNotAllowed("HOOT_CORS_ORIGINS");
-        set.status = 204;
         return new Response(null, { status: 204, headers: { "x-request-id": id, ...corsHeaders, ...cors.preflightHeaders } });
       }
       if (path === "/interact" && !cors.websocketAllowed(origin)) throw new OriginNotAllowed("HOOT_WS_ORIGINS");
