@@ -18,7 +18,7 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */
@@ -63,6 +63,9 @@ export interface Config {
   ttsWorkers: number;
   ttsTimeoutMs: number;
 
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
   // hardening: browsers, operators, locks, shutdown
   /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
   corsOrigins: string[];
@@ -147,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
 
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
     // hardening
     corsOrigins: read.origins("HOOT_CORS_ORIGINS"),
     wsOrigins: read.origins("HOOT_WS_ORIGINS"),

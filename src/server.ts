@@ -89,7 +89,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       // Every open stream sends its close, then its socket closes with 1001; then in-flight requests finish.
       const drained = await withinDeadline(
         (async () => {
-          await interact.registry.shutdown();
+          await interact.connections.shutdown();
           await app.server?.stop(false);
         })(),
         deadline,

@@ -21,6 +21,7 @@ import { openDeployment } from "../system/deployment.ts";
 import { encodeKey } from "../secret-key.ts";
 import { writePrivateFileAtomic } from "../system/private-files.ts";
 import { restoreBackup } from "./restore.ts";
+import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -100,6 +101,35 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
       run: (deps, f) => {
         const { user, apiKey } = rotateDeveloperKeyByEmail(deps, need(f, "email"));
         return { developer: { pk: user.id, email: user.email }, api_key: apiKey };
+      },
+    },
+  ],
+  // Operator keys exist only through these commands (never over HTTP); --name defaults to "operator".
+  [
+    "create-operator-key",
+    {
+      summary: "a key for the operator routes (/api/settings, /api/teams, /api/users); --name defaults to operator",
+      flags: { name: "string" },
+      run: (deps, f) => createOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
+    },
+  ],
+  [
+    "rotate-operator-key",
+    {
+      summary: "a new operator key; the old one and its tokens stop at once",
+      flags: { name: "string" },
+      run: (deps, f) => rotateOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
+    },
+  ],
+  [
+    "delete-operator-key",
+    {
+      summary: "deletes an operator key; its tokens stop at once",
+      flags: { name: "string" },
+      run: (deps, f) => {
+        const name = typeof f.name === "string" ? f.name.trim() : "operator";
+        removeOperatorKey(deps, name);
+        return { deleted: { operator_key: name } };
       },
     },
   ],

@@ -44,6 +44,7 @@ const SETTING_NOTES = new Map<string, string>([
   ["HOOT_TTS_MODEL", "tts-1: for openai speech"],
   ["HOOT_TTS_WORKERS", "number of cores: speech synthesis workers"],
   ["HOOT_TTS_TIMEOUT_MS", "15000: speech provider time limit"],
+  ["HOOT_ALLOW_SELF_DELETE", "false: DELETE /api/users/me deletes the calling developer; otherwise 403"],
   ["HOOT_CORS_ORIGINS", "(none): web origins whose pages may call the developer endpoints; * = any"],
   ["HOOT_WS_ORIGINS", "(any): web origins whose pages may open /interact; apps without Origin always may"],
   ["HOOT_METRICS_TOKEN", "(none): bearer token for /metrics; unset = /metrics only in the dev environment"],

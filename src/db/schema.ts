@@ -95,6 +95,18 @@ export const conversationMessages = sqliteTable(
 );
 
 /**
+ * Operator keys (`hoot admin create-operator-key`): deployment-wide administration over HTTP. Only the keyed
+ * lookup hash is stored: the key is shown once and never again, so there is nothing to decrypt.
+ */
+export const operatorKeys = sqliteTable("operator_keys", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  keyHash: text("key_hash").notNull().unique(),
+  version: integer("version").notNull().default(1),
+  createdAt: createdAt(),
+});
+
+/**
  * Facts about the deployment, by name. `key_check` proves which secret key made the stored credentials and
  * conversations, so a server started with another key refuses to start instead of answering 401 to everyone.
  */
@@ -108,3 +120,4 @@ export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
 export type Player = typeof players.$inferSelect;
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
+export type OperatorKey = typeof operatorKeys.$inferSelect;
