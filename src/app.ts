@@ -11,6 +11,7 @@ import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -53,7 +54,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(loginRoutes(deps))
     .use(usersRoutes(deps))
     .use(playersRoutes(deps))
-    .use(serviceAccountsRoutes(deps));
+    .use(serviceAccountsRoutes(deps))
+    .use(consoleRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }
