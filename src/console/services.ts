@@ -100,6 +100,8 @@ export function addToTeam(deps: ConsoleDeps, teamId: number, userId: number): vo
  * several teams who names none is signed in to their first team (they can switch in the console).
  */
 export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName: string | undefined, client: string): Promise<KeySignIn> {
+  // Only developer keys open the console; a service key would get a service token from the login service.
+  if (deps.credentials.kindOf(apiKey) !== "dk") throw new Unauthorized();
   let issued;
   try {
     issued = await login(deps, { api_key: apiKey, ...(teamName ? { team_name: teamName } : {}) }, client);

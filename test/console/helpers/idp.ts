@@ -50,7 +50,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
         client_secret: clientSecret,
         // "native" so that any loopback port is accepted (RFC 8252), as the Python SDK's listener needs.
         application_type: "native",
-        redirect_uris: ["http://127.0.0.1/console/auth/callback", "http://127.0.0.1/", "http://localhost/console/auth/callback"],
+        redirect_uris: ["http://127.0.0.1/console/auth/callback", "http://127.0.0.1/", "http://[::1]/", "http://localhost/console/auth/callback"],
         token_endpoint_auth_method: "client_secret_basic",
         grant_types: ["authorization_code"],
         response_types: ["code"],
