@@ -74,12 +74,12 @@ export function ProfilePage(props: { session: SessionInfo }) {
         <p>Players, service-account keys and player tokens are not affected.</p>
       </Confirm>
 
-      <Invitations team={session.team.name} />
+      <Invitations team={session.team.name} singleSignOn={session.method === "oidc"} />
     </Page>
   );
 }
 
-function Invitations(props: { team: string }) {
+function Invitations(props: { team: string; singleSignOn: boolean }) {
   const [items, setItems] = useState<Invitation[] | null>(null);
   const [email, setEmail] = useState("");
   const [error, setError] = useState("");
@@ -116,6 +116,12 @@ function Invitations(props: { team: string }) {
         Whoever signs in through single sign-on with a verified invited e-mail joins this team. hoot sends no e-mail: tell them to open this
         console and sign in.
       </p>
+      {props.singleSignOn ? null : (
+        <Notice kind="info">
+          You signed in with an API key, so single sign-on may not be configured on this server: invitations take effect once it is (see
+          HOOT_OIDC_ISSUER in the README).
+        </Notice>
+      )}
       {error ? <Notice kind="error">{error}</Notice> : null}
       {news ? <Notice kind="info">{news}</Notice> : null}
       <form class="row" onSubmit={invite}>
