@@ -36,6 +36,7 @@ import {
   cookieName,
   createSession,
   csrfMatches,
+  endPresentedSession,
   endSession,
   fromOwnOrigin,
   isSecure,
@@ -107,6 +108,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       try {
         const identity = await finishSignIn(deps, oidc, "console", new URL(request.url).searchParams, readCookie(request, loginCookie));
         const admitted = admit(deps, identity);
+        endPresentedSession(deps, request);
         const { token } = createSession(deps, { ...admitted, method: "oidc" });
         deps.logger.info({ event: "console_sign_in", method: "oidc", userId: admitted.userId }, "console sign-in");
         const out = redirectHeaders("/console#/profile");
@@ -136,6 +138,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
         }
         if (!fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
         const who = await services.signInWithKey(deps, body.api_key, body.team_name || undefined, address(request, server));
+        endPresentedSession(deps, request);
         const { token, session } = createSession(deps, { ...who, method: "api_key" });
         deps.logger.info({ event: "console_sign_in", method: "api_key", userId: who.userId }, "console sign-in");
         set.headers["set-cookie"] = sessionCookie(deps, request, token);

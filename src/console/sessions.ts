@@ -79,6 +79,14 @@ export function endSession(deps: ConsoleDeps, session: ConsoleSession): void {
   deleteSession(deps.db, session.id);
 }
 
+/** Ends the session this request already carries, if any (a new sign-in replaces it rather than adding one). */
+export function endPresentedSession(deps: ConsoleDeps, request: Request): void {
+  const token = sessionToken(deps, request);
+  if (!token || token.length > 100) return;
+  const row = findSessionByHash(deps.db, deps.secrets.lookupHash(token));
+  if (row) deleteSession(deps.db, row.id);
+}
+
 /** Points a session at another team of its developer. */
 export function switchTeam(deps: ConsoleDeps, session: ConsoleSession, teamId: number): ConsoleSession {
   setSessionTeam(deps.db, session.id, teamId);

@@ -57,6 +57,18 @@ describe("API-key sign-in", () => {
     expect(server.logs.join("\n")).not.toContain(team.developerKey);
   });
 
+  it("a second sign-in in the same browser replaces its session instead of adding one", async () => {
+    const browser = await signedIn();
+    const first = browser.cookie;
+    const before = sessionCount();
+    await browser.signInWithKey(team.developerKey);
+    expect(browser.cookie).not.toBe(first);
+    expect(sessionCount()).toBe(before);
+    const old = new ConsoleBrowser(server);
+    old.cookie = first;
+    expect((await old.session()).status).toBe(401);
+  });
+
   it("refuses a wrong key with 401 and writes no session", async () => {
     const before = sessionCount();
     const res = await new ConsoleBrowser(server).api("POST", "/session", { api_key: team.developerKey.slice(0, -1) + (team.developerKey.endsWith("A") ? "B" : "A") });

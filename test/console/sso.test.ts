@@ -272,3 +272,21 @@ describe("an issuer whose ID token carries the e-mail", () => {
     expect((await refused.send("GET", `${callback2.pathname}${callback2.search}`)).status).toBe(403);
   });
 });
+
+describe("an identity provider that cannot be reached", () => {
+  let dead: TestServer;
+  beforeAll(async () => {
+    // Port 1 on loopback: nothing listens there, so discovery fails at once.
+    dead = await startTestServer({ HOOT_OIDC_ISSUER: "http://127.0.0.1:1", HOOT_OIDC_CLIENT_ID: "hoot" });
+  });
+  afterAll(() => dead.close());
+
+  it("shows a page saying so, and the SDK route answers 502", async () => {
+    const res = await new ConsoleBrowser(dead).send("GET", "/console/auth/login");
+    expect(res.status).toBe(502);
+    expect(res.body).toContain("The identity provider cannot be reached");
+    const sdk = await api(dead.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+    expect(sdk.status).toBe(502);
+    expect(sdk.body.code).toBe("identity_provider_failed");
+  });
+});
