@@ -113,6 +113,13 @@ export class IdentityProviderFailed extends AppError {
   }
 }
 
+/** 501: a part of the console whose HTTP API this server does not have yet. */
+export class NotAvailableYet extends AppError {
+  constructor(message: string) {
+    super(501, "not_available", message);
+  }
+}
+
 export interface ErrorBody {
   error: string;
   code: string;

@@ -11,9 +11,8 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { AppError, Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, SsoNotConfigured, Unauthorized } from "../errors.ts";
-import { clientAddress, type AddressSource } from "../http/client-address.ts";
-import { isLoopbackHost } from "../config.ts";
+import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, Unauthorized } from "../errors.ts";
+import { clientAddress } from "../http/client-address.ts";
 import {
   CreateKeyBody,
   CreateTestPlayerBody,
@@ -22,8 +21,6 @@ import {
   PkParams,
   PlayersQuery,
   PolicyBody,
-  SdkFinishBody,
-  SdkStartBody,
   SwitchTeamBody,
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
@@ -52,6 +49,8 @@ import {
   type ConsoleSession,
 } from "./sessions.ts";
 import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
+import { sdkSignInRoutes } from "./sdk-routes.ts";
+import { forward, itemsOf, passOn, section } from "./safety.ts";
 
 const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -308,62 +307,6 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     );
 }
 
-/** The Python SDK's `login_with_google` routes, served with whatever issuer is configured. */
-function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null) {
-  return new Elysia({ name: "console-sdk-sign-in", detail: { tags: ["Authentication"] } })
-    .post(
-      "/api/auth/login/google/app",
-      async ({ body }) => {
-        if (!oidc) throw new SsoNotConfigured();
-        const redirectUri = loopbackRedirect(body.redirect_uri);
-        const { url } = await beginSignIn(deps, oidc, "sdk", redirectUri);
-        return { authorization_url: url };
-      },
-      {
-        body: SdkStartBody,
-        detail: {
-          summary: "Start single sign-on from a script",
-          description:
-            "The Python SDK's login_with_google, step 1: give the loopback URL your script listens on; open authorization_url in a browser. Works with any configured OpenID Connect issuer (the path keeps the SDK's name). 404 sso_not_configured without one.",
-        },
-      },
-    )
-    .post(
-      "/api/auth/login/google/authorize",
-      async ({ body, request, server }) => {
-        if (!oidc) throw new SsoNotConfigured();
-        let admitted;
-        try {
-          const identity = await finishSignIn(deps, oidc, "sdk", new URLSearchParams({ code: body.code, state: body.state }), null);
-          admitted = admit(deps, identity);
-        } catch (error) {
-          const reason = error instanceof UnknownSignIn ? "unknown_state" : error instanceof SignInFailed ? error.reason : error instanceof AppError ? error.code : null;
-          if (reason === null) throw error;
-          deps.metrics.authFailures.inc({ reason: `sso_${reason}` });
-          deps.logger.warn({ event: "sso_login_failed", reason }, "single sign-on login failed");
-          if (error instanceof UnknownSignIn || error instanceof SignInFailed) throw new Unauthorized();
-          throw error;
-        }
-        let teamId = admitted.teamId;
-        if (body.team_name !== undefined) {
-          const team = services.teamsOf(deps, admitted.userId).find((t) => t.name === body.team_name);
-          if (!team) throw new Unauthorized();
-          teamId = team.pk;
-        }
-        deps.logger.info({ event: "sso_login", userId: admitted.userId }, "single sign-on login");
-        return services.developerToken(deps, admitted.userId, teamId, clientAddress(request, server, deps.config.trustProxy));
-      },
-      {
-        body: SdkFinishBody,
-        detail: {
-          summary: "Finish single sign-on from a script",
-          description:
-            "Step 2: the code and state your loopback listener received. Answers a developer access token like POST /api/auth/login (for the developer's first team, or team_name).",
-        },
-      },
-    );
-}
-
 // --- helpers ---
 
 function describeSession(deps: Deps, session: ConsoleSession) {
@@ -406,57 +349,4 @@ function signInFailurePage(error: unknown, headers: Headers): { code: string; re
     return { code: error.code, response: messagePage(502, "The identity provider cannot be reached", error.message, error.code, headers) };
   }
   return null;
-}
-
-/** The SDK's redirect URI, normalised; only a loopback http(s) URL (the SDK's own listener) is accepted. */
-function loopbackRedirect(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    url = new URL("invalid:");
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || !isLoopbackHost(url.hostname) || url.hash || url.username || url.password) {
-    throw new InvalidRequest("redirect_uri must be a loopback URL the client listens on, such as http://127.0.0.1:53121.", "invalid_redirect_uri");
-  }
-  // The same string goes to the authorization request and the token request, so normalise it once here.
-  return url.href;
-}
-
-/** Calls this server's own HTTP API in-process as the signed-in developer. */
-async function forward(
-  deps: Deps,
-  session: ConsoleSession,
-  request: Request,
-  server: (services.InProcessServer & AddressSource) | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<services.ApiAnswer> {
-  if (!server) return { available: false };
-  const token = await services.developerToken(deps, session.userId, session.teamId, clientAddress(request, server, deps.config.trustProxy));
-  return services.callApi(server, new URL(request.url).origin, token.access_token, method, path, body);
-}
-
-type Item = Record<string, unknown>;
-
-/** The array under `key` (or the body itself when it is an array). */
-function itemsOf(body: unknown, key: string): Item[] {
-  const list = Array.isArray(body) ? body : typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined;
-  return Array.isArray(list) ? list.filter((i): i is Item => typeof i === "object" && i !== null) : [];
-}
-
-function section(answer: services.ApiAnswer, key: string) {
-  if (!answer.available) return { available: false };
-  if (answer.status >= 400) {
-    const error = (answer.body as { error?: unknown } | null)?.error;
-    return { available: true, items: [], error: typeof error === "string" ? error : `The API answered ${answer.status}.` };
-  }
-  return { available: true, items: itemsOf(answer.body, key) };
-}
-
-function passOn(answer: services.ApiAnswer, set: { status?: number | string }) {
-  if (!answer.available) throw new AppError(501, "not_available", "Team safety policies are not available on this server yet.");
-  set.status = answer.status;
-  return answer.body;
 }

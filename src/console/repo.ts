@@ -70,6 +70,11 @@ export function takeLogin(db: Db, stateHash: string): ConsoleLogin | null {
   return db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null;
 }
 
+/** How many sign-ins are in flight. */
+export function countLogins(db: Db): number {
+  return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM console_logins").get()?.n ?? 0;
+}
+
 /** Deletes pending sign-ins that expired. */
 export function deleteExpiredLogins(db: Db, now: number): void {
   db.delete(consoleLogins).where(lt(consoleLogins.expiresAt, now)).run();

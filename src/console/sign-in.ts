@@ -13,12 +13,14 @@
 import type { ConsoleDeps } from "./services.ts";
 import { addToTeam, developerKeyVersion, findDeveloperByEmail, joinTeam, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
-import { deleteExpiredLogins, deleteInvitationsFor, insertLogin, invitationsFor, takeLogin } from "./repo.ts";
+import { countLogins, deleteExpiredLogins, deleteInvitationsFor, insertLogin, invitationsFor, takeLogin } from "./repo.ts";
 import { randomToken } from "./sessions.ts";
-import { SignInRefused } from "../errors.ts";
+import { SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
 
 const PENDING_MS = 10 * 60_000;
+/** Sign-ins in flight at once; anyone may start one, so the table must not grow without bound. */
+export const MAX_PENDING = 10_000;
 
 export interface Admitted {
   userId: number;
@@ -41,9 +43,10 @@ export async function beginSignIn(
   purpose: "console" | "sdk",
   redirectUri: string,
 ): Promise<{ url: string; browser: string | null }> {
-  const pending = await oidc.start(redirectUri);
   const now = Date.now();
   deleteExpiredLogins(deps.db, now);
+  if (countLogins(deps.db) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
   insertLogin(deps.db, {
     stateHash: deps.secrets.lookupHash(pending.state),

@@ -7,6 +7,7 @@ import { api, createTeamFixture, startTestServer, type TeamFixture, type TestSer
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { signInAtIdp, startIdp, type TestIdp } from "./helpers/idp.ts";
 import { createTeam } from "../../src/teams/service.ts";
+import { MAX_PENDING } from "../../src/console/sign-in.ts";
 
 let idp: TestIdp;
 let server: TestServer;
@@ -221,6 +222,24 @@ describe("the Python SDK's login_with_google against the configured provider", (
       expect(res.status).toBe(403);
       expect(res.body.code).toBe(code);
     }
+  });
+
+  it("refuses new sign-ins with 429 while too many are in flight, so the table stays bounded", async () => {
+    const insert = server.deps.sqlite.query(
+      "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, 'sdk', x'00', 'n', 'r', ?)",
+    );
+    const now = rows(server, "SELECT count(*) AS n FROM console_logins")[0]!.n as number;
+    server.deps.sqlite.transaction(() => {
+      for (let i = now; i < MAX_PENDING; i++) insert.run(`filler-${i}`, Date.now() + 60_000);
+    })();
+    try {
+      const res = await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("60");
+    } finally {
+      server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
+    }
+    expect((await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } })).status).toBe(200);
   });
 
   it("refuses a redirect_uri that is not a loopback listener", async () => {
