@@ -7,7 +7,7 @@ import { api, messageOf } from "../api.ts";
 import { Notice, Page } from "../components.tsx";
 
 type Item = Record<string, unknown>;
-type Section = { available: false } | { available: true; items: Item[] };
+type Section = { available: false } | { available: true; items: Item[]; error?: string };
 
 interface SafetyInfo {
   policies: Section;
@@ -119,6 +119,7 @@ export function SafetyPage() {
             <Notice kind="info">Team safety policies are not available on this server yet: configurations can use the built-in policies above.</Notice>
           ) : (
             <>
+              {info.team_policies.error ? <Notice kind="error">{info.team_policies.error}</Notice> : null}
               {info.team_policies.items.length === 0 ? <p>This team has no policies of its own yet.</p> : null}
               <ul class="cards">
                 {info.team_policies.items.map((p) => (
@@ -156,6 +157,8 @@ export function SafetyPage() {
           <h2>Incidents</h2>
           {!info.incidents.available ? (
             <Notice kind="info">The incident list is not available on this server yet.</Notice>
+          ) : info.incidents.error ? (
+            <Notice kind="error">{info.incidents.error}</Notice>
           ) : info.incidents.items.length === 0 ? (
             <p>No incidents recorded.</p>
           ) : (
