@@ -18,7 +18,7 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */
@@ -62,6 +62,10 @@ export interface Config {
   ttsModel: string;
   ttsWorkers: number;
   ttsTimeoutMs: number;
+
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
 
   // developer console (src/console): single sign-on and sessions
   /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
@@ -149,6 +153,9 @@ export function loadConfig(env: Env = process.env): Config {
     ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
     ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
 
     ...readConsoleSettings(read, problems),
   };

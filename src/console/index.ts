@@ -266,7 +266,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       "/console/api/playground",
       async ({ session, request, server }) => {
         const listed = await forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies);
-        const names = listed.available && listed.status === 200 ? itemsOf(listed.body, "policies").map((p) => p.name).filter((n): n is string => typeof n === "string") : [];
+        const names = listed.available && listed.status === 200 ? itemsOf(listed.body, "policies").map((p: Record<string, unknown>) => p.name).filter((n): n is string => typeof n === "string") : [];
         return { voices: services.voices(deps), policies: names.length > 0 ? names : services.builtInPolicies(), default_prompt: DEFAULT_PROMPT };
       },
       { consoleSession: "read" },

@@ -16,9 +16,9 @@ import { addMember, isMember as memberOf } from "../teams/repo.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
-import { createPlayerService, type PlayerService } from "../players/service.ts";
+import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
 import type { PlayerBody, PlayerList } from "../players/model.ts";
-import { SAFETY_POLICIES } from "../interact/index.ts";
+import { safetyPolicyNames } from "../engine/safety/index.ts";
 import { FLITE_VOICES, OPENAI_VOICES } from "../engine/tts/index.ts";
 
 export type ConsoleDeps = Deps;
@@ -144,16 +144,23 @@ export function deleteServiceAccount(deps: ConsoleDeps, teamId: number, id: numb
 
 // --- players ---
 
-const playerServices = new WeakMap<object, PlayerService>();
+export interface ConsolePlayers {
+  create(teamId: number, externalId: string): PlayerBody;
+  list(teamId: number, after: string | undefined, limit: number): PlayerList;
+  get(teamId: number, id: number): PlayerBody;
+  remove(teamId: number, id: number): void;
+  resetFederatedId(teamId: number, id: number): PlayerBody;
+}
 
-/** The player service (list, create, get, reset, delete), team-scoped like the API. */
-export function players(deps: ConsoleDeps): PlayerService {
-  let service = playerServices.get(deps);
-  if (!service) {
-    service = createPlayerService(deps);
-    playerServices.set(deps, service);
-  }
-  return service;
+/** The players service (create, list, get, reset, delete), team-scoped like the API. */
+export function players(deps: ConsoleDeps): ConsolePlayers {
+  return {
+    create: (teamId, externalId) => createPlayer(deps, teamId, externalId),
+    list: (teamId, after, limit) => listTeamPlayers(deps, teamId, after, limit),
+    get: (teamId, id) => getPlayer(deps, teamId, id),
+    remove: (teamId, id) => removePlayer(deps, teamId, id),
+    resetFederatedId: (teamId, id) => resetFederatedId(deps, teamId, id),
+  };
 }
 
 /** The name of the login-only key the console makes when a team has none, so the playground can log players in. */
@@ -185,7 +192,7 @@ export function voices(deps: ConsoleDeps): string[] {
 
 /** The built-in safety policy names a configuration may use, strictest first. */
 export function builtInPolicies(): string[] {
-  return [...SAFETY_POLICIES];
+  return safetyPolicyNames();
 }
 
 // --- HTTP routes without a service the console can call yet ---
