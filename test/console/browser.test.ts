@@ -6,13 +6,16 @@
  * On a machine without /usr/bin/chromium this file is skipped with a note, except in CI (CI=true), where
  * .ci/run installs Chromium and a missing browser is a failure.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { startIdp, type TestIdp } from "./helpers/idp.ts";
+
+// Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
+setDefaultTimeout(30_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = [

@@ -1,9 +1,12 @@
 /** The console page: one self-contained document under a strict Content-Security-Policy, built from the committed sources. */
-import { describe, expect, it } from "bun:test";
+import { describe, expect, it, setDefaultTimeout } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ASSETS_FILE, buildConsoleAssets } from "../../scripts/build-console.ts";
 import { serverForFile } from "../helpers/server.ts";
+
+// Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
+setDefaultTimeout(30_000);
 
 const file = serverForFile();
 

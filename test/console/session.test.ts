@@ -2,12 +2,15 @@
  * The console without single sign-on (local use): API-key sign-in, the session cookie, its lifetimes, sign-out,
  * key rotation, cross-site and cross-team refusals, and the console API over the real services.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { WsProbe } from "../helpers/ws.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
+
+// Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
+setDefaultTimeout(30_000);
 
 let server: TestServer;
 let team: TeamFixture;

@@ -2,12 +2,15 @@
  * Single sign-on against a real OpenID Connect provider (oidc-provider) on loopback: the console's browser
  * flow and the Python SDK's `login_with_google` routes, with refused, unverified and forged sign-ins.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { signInAtIdp, startIdp, type TestIdp } from "./helpers/idp.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { MAX_PENDING } from "../../src/console/sign-in.ts";
+
+// Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
+setDefaultTimeout(30_000);
 
 let idp: TestIdp;
 let server: TestServer;
