@@ -11,6 +11,7 @@ import { join } from "node:path";
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
 export type TtsProviderName = "local" | "openai";
+export type ModerationProviderName = "none" | "openai" | "guard";
 
 export interface Config {
   host: string;
@@ -66,6 +67,13 @@ export interface Config {
   // accounts
   /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
   allowSelfDelete: boolean;
+  // child safety: an optional moderation model behind the built-in rules (src/engine/safety/moderation)
+  moderationProvider: ModerationProviderName;
+  moderationBaseUrl: string;
+  moderationApiKey: string;
+  moderationModel: string;
+  /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
+  moderationTimeoutMs: number;
 
   // developer console (src/console): single sign-on and sessions
   /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
@@ -156,6 +164,12 @@ export function loadConfig(env: Env = process.env): Config {
 
     // accounts
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
+    // child safety (moderation model)
+    moderationProvider: read.oneOf("HOOT_MODERATION_PROVIDER", "none", ["none", "openai", "guard"] as const),
+    moderationBaseUrl: read.string("HOOT_MODERATION_BASE_URL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1"),
+    moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
+    moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
+    moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
 
     ...readConsoleSettings(read, problems),
   };
@@ -165,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.ttsProvider === "openai") {
     if (!/^https?:\/\//.test(config.ttsBaseUrl)) problems.push("HOOT_TTS_BASE_URL must be an http(s) URL");
   }
+  if (config.moderationProvider !== "none" && !/^https?:\/\//.test(config.moderationBaseUrl)) problems.push("HOOT_MODERATION_BASE_URL must be an http(s) URL");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
