@@ -15,6 +15,7 @@ import { teamsRoutes } from "./teams/index.ts";
 import { operatorRoutes } from "./operator/index.ts";
 import { policiesRoutes } from "./policies/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -66,7 +67,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(serviceAccountsRoutes(deps))
     .use(teamsRoutes(deps))
     .use(operatorRoutes(deps))
-    .use(policiesRoutes(deps));
+    .use(policiesRoutes(deps))
+    .use(consoleRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
   return app;
