@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { deleteTeam } from "../../src/teams/service.ts";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, WsProbe, type Msg } from "../helpers/ws.ts";
 import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
@@ -137,6 +138,17 @@ describe("team safety policy routes", () => {
     const probe = await openSession(server.url, player.token, { prompt: "You are a space captain.", safety_policy: { reference: res.body.name } });
     expect(reply((await probe.interact("where can I get an aimbot")).events)).toBe("Back to the mission, captain!");
     probe.close();
+  });
+
+  it("go with their team when it is deleted, and are documented in the OpenAPI document", async () => {
+    const doomed = await createTeamFixture(server);
+    expect((await call(doomed, "POST", "/api/safety-policies", { name: "temporary" })).status).toBe(201);
+    const count = () => (server.deps.sqlite.query("SELECT count(*) AS n FROM safety_policies WHERE team_id = ?").get(doomed.teamId) as { n: number }).n;
+    expect(count()).toBe(1);
+    deleteTeam(server.deps, doomed.teamId);
+    expect(count()).toBe(0);
+    const openapi = await api(server.url, "GET", "/api/openapi.json");
+    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(["/api/safety-policies", "/api/safety-policies/{name}", "/api/safety/incidents"]));
   });
 
   it("answers only developer tokens", async () => {
