@@ -62,15 +62,22 @@ export function pinSelf(cpus: string | null): void {
   Bun.spawnSync(["taskset", "-a", "-p", "-c", cpus, String(process.pid)], { stdout: "ignore", stderr: "ignore" });
 }
 
-/** Lines describing the machine and the pinning, printed above every table. */
-export function machineLines(plan: CpuPlan, roles: { server: string; load: string }): string[] {
+/** One line: cores, CPU model, memory, runtime, and how busy the machine is right now. */
+export function machineLine(): string {
   const model = cpus()[0]?.model?.trim() || "unknown CPU";
   const allowed = allowedCpus();
   const [l1, l5] = loadavg();
-  const lines = [
+  return (
     `machine: ${cpus().length} cores (${allowed.length} usable: ${allowed.join(",")}), ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-      `bun ${Bun.version}, ${process.platform} ${process.arch}; load average ${l1!.toFixed(2)} / ${l5!.toFixed(2)} (1 / 5 min) at start`,
-  ];
+    `bun ${Bun.version}, ${process.platform} ${process.arch}; load average ${l1!.toFixed(2)} / ${l5!.toFixed(2)} (1 / 5 min) at start`
+  );
+}
+
+/** Lines describing the machine and the pinning, printed above every table. */
+export function machineLines(plan: CpuPlan, roles: { server: string; load: string }): string[] {
+  const allowed = allowedCpus();
+  const [l1] = loadavg();
+  const lines = [machineLine()];
   if (plan.server !== null) lines.push(`pinning: ${roles.server} on core ${plan.server}; ${roles.load} on core ${plan.load} (taskset)`);
   else lines.push(`pinning: none (${plan.unpinnedReason}); ${roles.server} and ${roles.load} share the cores, so figures are pessimistic`);
   if (l1! > allowed.length * 0.5) lines.push(`note: the machine was busy when this started (load ${l1!.toFixed(2)} on ${allowed.length} cores): figures are noisy`);
