@@ -1,6 +1,6 @@
 /**
  * createApp(deps): the Elysia application with every feature registered. No environment reads and no I/O
- * of its own; main.ts and the tests build `deps` and call listen.
+ * of its own; server.ts (and the tests through it) build `deps` and call listen.
  */
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
@@ -10,6 +10,9 @@ import { loginRoutes } from "./auth/login/index.ts";
 import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
+import { teamsRoutes } from "./teams/index.ts";
+import { operatorRoutes } from "./operator/index.ts";
+import { policiesRoutes } from "./policies/index.ts";
 import { systemRoutes } from "./system/index.ts";
 
 export interface AppOptions {
@@ -25,10 +28,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     normalize: false,
     // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
     serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
-    // Bun enforces these for the interact socket: larger messages close with 1009, and a client that stops
-    // reading is closed once this much is queued for it, so memory per socket stays bounded.
+    // Bun enforces these for the interact socket. Its message cap is a backstop well above hoot's own limit,
+    // which the session checks so it can say why before closing with 1009; a client that stops reading is
+    // closed once this much is queued for it, so memory per socket stays bounded.
     websocket: {
-      maxPayloadLength: deps.config.wsMaxMessageBytes,
+      maxPayloadLength: deps.config.wsMaxMessageBytes * 4 + 65536,
       backpressureLimit: deps.config.wsBackpressureLimit,
       closeOnBackpressureLimit: true,
       idleTimeout: 120,
@@ -44,6 +48,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         exclude: { paths: ["/docs", "/docs/:file", "/metrics", "/interact"] },
         documentation: {
           info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. See /docs." },
+          externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
           security: [{ bearer: [] }],
         },
@@ -53,7 +58,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(loginRoutes(deps))
     .use(usersRoutes(deps))
     .use(playersRoutes(deps))
-    .use(serviceAccountsRoutes(deps));
+    .use(serviceAccountsRoutes(deps))
+    .use(teamsRoutes(deps))
+    .use(operatorRoutes(deps))
+    .use(policiesRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
 export type TtsProviderName = "local" | "openai";
+export type ModerationProviderName = "none" | "openai" | "guard";
 
 export interface Config {
   host: string;
@@ -18,7 +19,7 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */
@@ -62,6 +63,17 @@ export interface Config {
   ttsModel: string;
   ttsWorkers: number;
   ttsTimeoutMs: number;
+
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
+  // child safety: an optional moderation model behind the built-in rules (src/engine/safety/moderation)
+  moderationProvider: ModerationProviderName;
+  moderationBaseUrl: string;
+  moderationApiKey: string;
+  moderationModel: string;
+  /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
+  moderationTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +146,15 @@ export function loadConfig(env: Env = process.env): Config {
     ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
     ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
+    // child safety (moderation model)
+    moderationProvider: read.oneOf("HOOT_MODERATION_PROVIDER", "none", ["none", "openai", "guard"] as const),
+    moderationBaseUrl: read.string("HOOT_MODERATION_BASE_URL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1"),
+    moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
+    moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
+    moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
   };
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
@@ -141,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.ttsProvider === "openai") {
     if (!/^https?:\/\//.test(config.ttsBaseUrl)) problems.push("HOOT_TTS_BASE_URL must be an http(s) URL");
   }
+  if (config.moderationProvider !== "none" && !/^https?:\/\//.test(config.moderationBaseUrl)) problems.push("HOOT_MODERATION_BASE_URL must be an http(s) URL");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,11 +1,11 @@
 /**
- * Builds the turn engine the settings ask for: the language model (HOOT_LLM_PROVIDER) and the speech
- * provider (HOOT_TTS_PROVIDER) behind the pipeline in src/engine.
+ * The one place that maps the app's settings onto the engine: it chooses the language model
+ * (HOOT_LLM_PROVIDER) and the speech provider (HOOT_TTS_PROVIDER) and fills the engine's own options.
+ * Nothing in src/engine reads settings.
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import type { Engine } from "./engine/types.ts";
-import { createEngine, createLlmProvider } from "./engine/index.ts";
+import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
 
 /** The engine for `config`. */
@@ -15,5 +15,24 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
   if (tts instanceof LocalSpeechProvider) {
     tts.ready().catch((error: unknown) => logger.error({ event: "tts_unavailable", err: (error as Error).message }, "speech engine failed to start"));
   }
-  return createEngine({ config, llm: createLlmProvider(config), tts, logger: logger.child({ component: "engine" }) });
+  return createEngine({
+    llm: createLlm(config),
+    tts,
+    logger: logger.child({ component: "engine" }),
+    historyBudgetChars: config.historyBudgetChars,
+    llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
+  });
+}
+
+/**
+ * The language model `config.llmProvider` names: "local" (offline stand-in, the default) or "openai" (any compatible server).
+ * @example const llm = createLlm(loadConfig())
+ */
+export function createLlm(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "llmApiKey" | "llmModel" | "localTokensPerSecond">): LlmProvider {
+  switch (config.llmProvider) {
+    case "openai":
+      return createOpenAiLlm({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.llmModel });
+    case "local":
+      return createLocalLlm({ tokensPerSecond: config.localTokensPerSecond });
+  }
 }

@@ -2,12 +2,65 @@
  * Every failure the API reports is one of these classes: a fixed `code`, an HTTP `status`, and a sentence
  * written for developers. This module is the one place that turns an error into an HTTP body or a
  * websocket message, so no stack trace, schema or internal message can leak by accident.
+ *
+ * ErrorCode is the one list of codes, for HTTP bodies and every websocket error alike; the interact
+ * protocol's schemas (src/interact/protocol.ts) and its AsyncAPI document are built from it.
  */
+import { Type } from "@sinclair/typebox";
+import { TURN_ERROR_CODES } from "./engine/frames.ts";
+
+/** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
+export const ERROR_CODES = [
+  // HTTP (PROTOCOL.md section 1)
+  "invalid_request",
+  "invalid_json",
+  "invalid_path",
+  "invalid_cursor",
+  "unauthorized",
+  "wrong_environment",
+  "permission_denied",
+  "no_team",
+  "team_name_required",
+  "not_found",
+  "conflict",
+  "team_exists",
+  "name_taken",
+  "external_id_taken",
+  "email_taken",
+  "payload_too_large",
+  "unsupported_media_type",
+  "too_many_requests",
+  "unavailable",
+  "internal",
+  // interact websocket: refused requests (PROTOCOL.md section 2)
+  "invalid_message",
+  "unknown_kind",
+  "not_authenticated",
+  "not_configured",
+  "invalid_configuration",
+  // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
+  "auth_timeout",
+  "message_too_large",
+  "rate_limited",
+  "too_many_sockets",
+  "too_many_pending",
+  "server_busy",
+  "token_expired",
+  "credential_revoked",
+  "server_shutting_down",
+  // interact websocket: a turn that failed (`interaction_error`)
+  ...TURN_ERROR_CODES,
+  "history_not_saved",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The schema of a `code` field. */
+export const ErrorCodeSchema = Type.Union(ERROR_CODES.map((code) => Type.Literal(code)));
 
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** Extra response headers (Retry-After). */
     readonly headers: Record<string, string> = {},
@@ -19,7 +72,7 @@ export class AppError extends Error {
 
 /** 400: the body, query or path is not what the endpoint takes. */
 export class InvalidRequest extends AppError {
-  constructor(message: string, code = "invalid_request") {
+  constructor(message: string, code: ErrorCode = "invalid_request") {
     super(400, code, message);
   }
 }
@@ -40,7 +93,7 @@ export class WrongEnvironment extends AppError {
 
 /** 403: authenticated, but this caller may not do this. */
 export class Forbidden extends AppError {
-  constructor(message = "This credential is not allowed to do that.", code = "permission_denied") {
+  constructor(message = "This credential is not allowed to do that.", code: ErrorCode = "permission_denied") {
     super(403, code, message);
   }
 }
@@ -54,7 +107,7 @@ export class NotFound extends AppError {
 
 /** 409: the request conflicts with what is stored. */
 export class Conflict extends AppError {
-  constructor(message: string, code = "conflict") {
+  constructor(message: string, code: ErrorCode = "conflict") {
     super(409, code, message);
   }
 }
@@ -85,7 +138,7 @@ export class Unavailable extends AppError {
 
 export interface ErrorBody {
   error: string;
-  code: string;
+  code: ErrorCode;
 }
 
 /** The HTTP body and status for any thrown value; unknown errors become a bare 500. */

@@ -65,7 +65,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       logger.info({ event: "draining" }, "stopping: finishing in-flight requests");
       stopRetention();
       // Every open stream sends its close, then its socket closes with 1001, before the listener stops.
-      await interact.registry.shutdown();
+      await interact.connections.shutdown();
       await app.server?.stop(false);
       await engine.close();
       handle.close();

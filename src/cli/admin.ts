@@ -13,6 +13,7 @@ import { InvalidRequest } from "../errors.ts";
 import { addTeamMember, createTeam, requireTeam } from "../teams/service.ts";
 import { createDeveloper, rotateDeveloperKeyByEmail } from "../users/service.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";
+import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -50,6 +51,23 @@ const COMMANDS: Record<string, { flags: Record<string, "string" | "boolean">; ru
     run: (deps, f) => {
       const { user, apiKey } = rotateDeveloperKeyByEmail(deps, need(f, "email"));
       return { developer: { pk: user.id, email: user.email }, api_key: apiKey };
+    },
+  },
+  // Operator keys exist only through these commands (never over HTTP); --name defaults to "operator".
+  "create-operator-key": {
+    flags: { name: "string" },
+    run: (deps, f) => createOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
+  },
+  "rotate-operator-key": {
+    flags: { name: "string" },
+    run: (deps, f) => rotateOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
+  },
+  "delete-operator-key": {
+    flags: { name: "string" },
+    run: (deps, f) => {
+      const name = typeof f.name === "string" ? f.name.trim() : "operator";
+      removeOperatorKey(deps, name);
+      return { deleted: { operator_key: name } };
     },
   },
   backup: {

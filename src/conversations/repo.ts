@@ -46,3 +46,10 @@ const insert = prepared((db) =>
     .values({ playerId: sql.placeholder("playerId"), role: sql.placeholder("role"), text: sql.placeholder("text") })
     .prepare(),
 );
+
+/** Deletes every message of a player (player deletion; added by the accounts work so players/ holds no conversation SQL). */
+export function deleteMessagesOfPlayer(db: Db, playerId: number): void {
+  deleteOfPlayer(db).run(playerId);
+}
+
+const deleteOfPlayer = prepared((db) => db.$client.query("DELETE FROM conversation_messages WHERE player_id = ?"));

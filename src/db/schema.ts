@@ -91,8 +91,21 @@ export const conversationMessages = sqliteTable(
   (table) => [index("conversation_player").on(table.playerId, table.id), index("conversation_created").on(table.createdAt)],
 );
 
+/**
+ * Operator keys (`hoot admin create-operator-key`): deployment-wide administration over HTTP. Only the keyed
+ * lookup hash is stored: the key is shown once and never again, so there is nothing to decrypt.
+ */
+export const operatorKeys = sqliteTable("operator_keys", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  keyHash: text("key_hash").notNull().unique(),
+  version: integer("version").notNull().default(1),
+  createdAt: createdAt(),
+});
+
 export type Team = typeof teams.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
 export type Player = typeof players.$inferSelect;
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
+export type OperatorKey = typeof operatorKeys.$inferSelect;
