@@ -74,6 +74,21 @@ export interface Config {
   moderationModel: string;
   /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
   moderationTimeoutMs: number;
+
+  // developer console (src/console): single sign-on and sessions
+  /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
+  oidcIssuer: string | null;
+  oidcClientId: string;
+  /** Empty for a public client (PKCE alone). */
+  oidcClientSecret: string;
+  /** How the client secret is sent to the token endpoint. */
+  oidcTokenAuthMethod: "client_secret_basic" | "client_secret_post";
+  /** Shown on the sign-in button ("Sign in with …"); the issuer's host name by default. */
+  oidcProviderName: string;
+  /** The origin browsers use to reach hoot (`https://hoot.example.com`), or null: taken from each request. */
+  publicUrl: string | null;
+  consoleSessionIdleMinutes: number;
+  consoleSessionMaxHours: number;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+
+    ...readConsoleSettings(read, problems),
   };
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
@@ -165,6 +182,51 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.moderationProvider !== "none" && !/^https?:\/\//.test(config.moderationBaseUrl)) problems.push("HOOT_MODERATION_BASE_URL must be an http(s) URL");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The developer console's settings: single sign-on (all three OIDC values, or none), public URL, session lifetimes. */
+function readConsoleSettings(read: Reader, problems: string[]) {
+  const issuer = read.string("HOOT_OIDC_ISSUER", "");
+  const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
+  const publicUrl = read.string("HOOT_PUBLIC_URL", "").replace(/\/+$/, "");
+  let issuerHost = "";
+  if (issuer) {
+    const url = parseHttpUrl(issuer);
+    if (!url) problems.push(`HOOT_OIDC_ISSUER must be an https URL (http only on loopback), got "${issuer}"`);
+    else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
+    else issuerHost = url.hostname;
+    if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
+  }
+  if (publicUrl) {
+    const url = parseHttpUrl(publicUrl);
+    if (!url || url.pathname !== "/" || url.search || url.hash || url.username) {
+      problems.push(`HOOT_PUBLIC_URL must be an origin such as https://hoot.example.com (no path), got "${publicUrl}"`);
+    }
+  }
+  return {
+    oidcIssuer: issuer || null,
+    oidcClientId: clientId,
+    oidcClientSecret: read.string("HOOT_OIDC_CLIENT_SECRET", ""),
+    oidcTokenAuthMethod: read.oneOf("HOOT_OIDC_TOKEN_AUTH_METHOD", "client_secret_basic", ["client_secret_basic", "client_secret_post"] as const),
+    oidcProviderName: read.string("HOOT_OIDC_PROVIDER_NAME", issuerHost),
+    publicUrl: publicUrl || null,
+    consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
+    consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
+  };
+}
+
+function parseHttpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** Environment labels that must never run on a generated secret. */

@@ -35,6 +35,18 @@ describe("the compiled binary", () => {
 
       // It speaks: the speech engine's wasm, voices and worker come from inside the binary.
       const creds = JSON.parse(readFileSync(join(empty, "data/dev-credentials.json"), "utf8"));
+      // The developer console is embedded too: its page, and an API-key sign-in (its tables were migrated).
+      const consolePage = await fetch(`${url}/console`);
+      expect(consolePage.status).toBe(200);
+      expect(consolePage.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(await consolePage.text()).toContain('<div id="app">');
+      const signIn = await fetch(`${url}/console/api/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url },
+        body: JSON.stringify({ api_key: creds.developer_api_key }),
+      });
+      expect(signIn.status).toBe(200);
+      expect(signIn.headers.getSetCookie()[0]).toStartWith("hoot_console=");
       const token = (await login(url, { api_key: creds.developer_api_key })).access_token;
       const player = (await api(url, "POST", "/api/players", { token, body: { external_id: "binary-kid" } })).body;
       const playerToken = (await login(url, { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token;
