@@ -135,8 +135,9 @@ async function launch(binary: string, path: string, cwd: string, extraEnv: Recor
 }
 
 /**
- * One launch under strace: when the process opens its database, starts threads (workers), binds its port and
- * answers, relative to exec. Only a timeline for reading; it slows the process, so its figures are not the table's.
+ * One launch under strace: when the process writes its secret key (the first thing startServer does), opens its
+ * database, writes the dev credentials, starts threads (speech workers), binds its port, accepts the first
+ * connection and sends the first answer, relative to exec. Only a timeline for reading; it slows the process, so its figures are not the table's.
  */
 async function trace(binary: string): Promise<void> {
   const strace = Bun.which("strace");
@@ -147,7 +148,7 @@ async function trace(binary: string): Promise<void> {
   const folder = mkFolder("trace");
   const log = join(dir, "strace.log");
   const port = freePort();
-  const proc = Bun.spawn(pinned(plan.server, [strace, "-f", "-tt", "-e", "trace=execve,openat,clone,clone3,bind,listen,accept4,pwrite64,fsync,fdatasync", "-o", log, binary]), {
+  const proc = Bun.spawn(pinned(plan.server, [strace, "-f", "-tt", "-e", "trace=execve,openat,clone,clone3,bind,listen,accept4,sendto", "-o", log, binary]), {
     cwd: folder,
     env: cleanEnv({ HOOT_HOST: "127.0.0.1", HOOT_PORT: String(port) }),
     stdout: "ignore",
@@ -173,7 +174,7 @@ async function trace(binary: string): Promise<void> {
     return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : null;
   };
   const start = time(lines[0] ?? "") ?? 0;
-  const interesting = /execve|clone|bind\(|listen\(|accept4\(.*= \d|\.db|secret\.key|dev-credentials|fsync|fdatasync|\.wasm|B:\/~BUN/;
+  const interesting = /execve|clone|bind\(|listen\(|accept4\(.*= \d|sendto\(|\.db"|secret\.key|dev-credentials/;
   console.log("\ntrace of one launch (strace -f; ms after exec; slower than untraced):");
   let shown = 0;
   for (const l of lines) {
