@@ -1,7 +1,7 @@
 /**
  * bun run bench — every benchmark in sequence, each printing its own table: http, interact, startup, engine,
  * speech, speech-engine, then safety and voice when package.json has those scripts (a missing one is named and
- * skipped). Settings of each benchmark pass through (BENCH_SECONDS, BENCH_ROUNDS…). A failing benchmark does not
+ * skipped), then any other `bench:*` script in package.json. Settings of each benchmark pass through (BENCH_SECONDS, BENCH_ROUNDS…). A failing benchmark does not
  * stop the others; the exit code is non-zero if any failed.
  */
 import { join } from "node:path";
@@ -14,8 +14,11 @@ const scripts = ((await Bun.file(join(root, "package.json")).json()) as { script
 console.log(machineLine());
 console.log("(engine, speech and speech-engine run in one process each, unpinned; http, interact and startup pin the server and the load apart)");
 
+// Any other bench:* script runs after these, in package.json's order.
+const others = Object.keys(scripts).filter((s) => s.startsWith("bench:") && !ORDER.includes(s.slice(6))).map((s) => s.slice(6));
+
 const outcomes: { name: string; result: string }[] = [];
-for (const name of ORDER) {
+for (const name of [...ORDER, ...others]) {
   const script = `bench:${name}`;
   if (!scripts[script]) {
     console.log(`\n=== ${script}: no such script in package.json, skipped`);

@@ -85,7 +85,10 @@ export const conversationMessages = sqliteTable(
       .notNull()
       .references(() => players.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    /** Plain text of rows written before encryption at rest; "" once `text_enc` holds the words. */
     text: text("text").notNull(),
+    /** The words, AES-256-GCM with the deployment key (src/conversations/cipher.ts); null only on old rows. */
+    textEnc: blob("text_enc", { mode: "buffer" }),
     createdAt: createdAt(),
   },
   (table) => [index("conversation_player").on(table.playerId, table.id), index("conversation_created").on(table.createdAt)],
@@ -164,6 +167,14 @@ export const consoleInvitations = sqliteTable(
   },
   (table) => [uniqueIndex("console_invitations_team_email").on(table.teamId, table.email), index("console_invitations_email").on(table.email)],
 );
+/**
+ * Facts about the deployment, by name. `key_check` proves which secret key made the stored credentials and
+ * conversations, so a server started with another key refuses to start instead of answering 401 to everyone.
+ */
+export const hootMeta = sqliteTable("hoot_meta", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
 
 export type Team = typeof teams.$inferSelect;
 export type User = typeof users.$inferSelect;
