@@ -14,6 +14,7 @@ import { teamsRoutes } from "./teams/index.ts";
 import { operatorRoutes } from "./operator/index.ts";
 import { policiesRoutes } from "./policies/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { configsRoutes } from "./configs/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -61,7 +62,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(serviceAccountsRoutes(deps))
     .use(teamsRoutes(deps))
     .use(operatorRoutes(deps))
-    .use(policiesRoutes(deps));
+    .use(policiesRoutes(deps))
+    .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   return app;
 }

@@ -103,9 +103,32 @@ export const operatorKeys = sqliteTable("operator_keys", {
   createdAt: createdAt(),
 });
 
+/**
+ * Named, versioned configurations and utilities a team stores (`/api/configs`, `/api/utilities`) and refers
+ * to from a session's configuration (`{"reference": "name@v2"}`). Every PUT adds a row with the next version;
+ * rows are never changed, so a reference to a version always means the same thing. `body` is the JSON text.
+ */
+export const storedConfigs = sqliteTable(
+  "stored_configs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["config", "utility"] }).notNull(),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    description: text("description"),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
 export type Player = typeof players.$inferSelect;
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
 export type OperatorKey = typeof operatorKeys.$inferSelect;
+export type StoredConfig = typeof storedConfigs.$inferSelect;

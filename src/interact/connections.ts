@@ -14,6 +14,7 @@ import type { Deps } from "../deps.ts";
 import type { Engine } from "../engine/types.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import type { History } from "./history.ts";
+import { storedConfigLookup } from "../configs/repo.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
 
 export interface Connections {
@@ -39,7 +40,7 @@ interface Connection {
  * The bookkeeping for one server.
  * @example const connections = createConnections(deps, engine, conversationHistory(deps.db, budget))
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations">, engine: Engine, history: History): Connections {
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "db">, engine: Engine, history: History): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
   const pendingByAddress = new Map<string, number>();
@@ -57,6 +58,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
   const ports: Omit<SessionPorts, "admit"> = {
     engine,
     history,
+    stored: storedConfigLookup(deps.db),
     logger,
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,
