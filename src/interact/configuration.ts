@@ -37,7 +37,7 @@ function policyName(config: SessionConfig): string | null {
 }
 
 /**
- * Checks what the schema cannot: known voices, policies and utilities. A sentence naming the field, or null.
+ * Checks what the schema cannot: known voices and policies. A sentence naming the field, or null.
  * @example validateConfiguration({ prompt: "x", voice_profile: { voice_id: "darth" } }, ["slt"]) // 'field "config.voice_profile.voice_id": unknown voice "darth" ...'
  */
 export function validateConfiguration(config: SessionConfig, voices: readonly string[]): string | null {
@@ -49,9 +49,7 @@ export function validateConfiguration(config: SessionConfig, voices: readonly st
   if (policy !== null && !findSafetyPolicy(policy)) {
     return `field "config.safety_policy": unknown policy "${policy}" (available: ${safetyPolicyNames().join(", ")})`;
   }
-  for (const [name, utility] of Object.entries(config.utilities ?? {})) {
-    if (utility !== null) return `field "config.utilities.${name}": unknown utility "${name}" (no utilities are configured on this server)`;
-  }
+  // Utility definitions are checked (with sentences naming their fields) before the schema: configure.ts.
   return null;
 }
 
