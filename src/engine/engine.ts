@@ -9,7 +9,7 @@ import { silentLogger, type EngineLogger } from "./logger.ts";
 import { passThroughSafety, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
-import type { Engine } from "./types.ts";
+import type { Engine, TurnInput } from "./types.ts";
 import { createLocalUtilityModel, runStandalone, utilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
 
 export interface EngineOptions {
@@ -27,8 +27,8 @@ export interface EngineOptions {
   utilities?: UtilityModel;
   /** Deadline of one utility call (default 10 s). */
   utilityTimeoutMs?: number;
-  /** The safety checks utilities go through for a policy name (default: the built-in policy of that name). */
-  utilityChecker?: (policyName: string) => UtilityChecker;
+  /** The safety checks utilities go through for a turn or a policy name (default: the built-in policy of that name). */
+  utilityChecker?: (policyName: string, input?: TurnInput) => UtilityChecker;
 }
 
 /**
@@ -47,7 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
   const utilities = {
     model: options.utilities ?? createLocalUtilityModel(),
     timeoutMs: options.utilityTimeoutMs ?? 10_000,
-    checker: options.utilityChecker ?? utilityChecker,
+    checker: options.utilityChecker ?? ((policyName: string) => utilityChecker(policyName)),
   };
   let turns = 0;
   let closing: Promise<void> | null = null;

@@ -23,8 +23,12 @@ import { runUtilitySet, type UtilityRunnerDeps, type UtilitySetResult } from "./
 import type { UtilityPlan, UtilityRunRequest, UtilitySubject } from "./types.ts";
 
 export interface UtilityHookDeps extends UtilityRunnerDeps {
-  /** The safety checks utilities go through, for a turn's configured policy name. */
-  checker(policyName: string): UtilityChecker;
+  /**
+   * The safety checks utilities go through: for a turn (`input` given) or a `run` (policy name only). This is
+   * the one seam where the caller's own policy (a team policy, the session's stance, a moderation model) can
+   * replace the built-in one; see guard.ts.
+   */
+  checker(policyName: string, input?: TurnInput): UtilityChecker;
 }
 
 type Step = { kind: "frame"; result: IteratorResult<TurnFrame> } | { kind: "utilities"; result: UtilitySetResult };
@@ -44,7 +48,7 @@ export async function* withUtilities(input: TurnInput, deps: UtilityHookDeps, tu
     yield* turn(input);
     return;
   }
-  const checker = deps.checker(input.config.safety_policy);
+  const checker = deps.checker(input.config.safety_policy, input);
   const childWords = isSpeakFirst(input.text) ? null : await guardUtilityInput(checker, input.text);
   if (input.signal.aborted) return;
   const child: UtilitySubject | null = childWords === null ? null : { role: "child", text: childWords };
