@@ -62,7 +62,7 @@ describe("utilities in the three positions (local engine)", () => {
     expect(sad.events.find((e) => e.event === "data")?.data).toEqual({ mood: "negative", age: "8" });
   });
 
-  it("fills {{name}} in the prompt with the on_input answer (render_prompt shows the template side)", async () => {
+  it("answers render_prompt with the prompt filled from the context (a missing name is left empty)", async () => {
     const probe = await session();
     const rendered = await probe.request("render_prompt", { context: { cats: "maybe" } });
     expect(rendered).toMatchObject({ kind: "render_prompt", prompt: "You are Ollie the owl. Cats mentioned: maybe." });
@@ -88,10 +88,15 @@ describe("utilities in the three positions (local engine)", () => {
   });
 
   it("runs utilities without a reply: on bindings, else on the last message; nothing is stored", async () => {
-    const probe = await session();
+    const player = await createPlayer(file.server, file.team);
+    const probe = await openSession(file.server.url, player.token, CONFIG);
+    probes.push(probe);
+    const stored = () => file.server.deps.sqlite.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM conversation_messages WHERE player_id = ?").get(player.pk)!.n;
     const bound = await probe.request("run", { utilities: ["cats", "pet"], context: {}, bindings: { input: "my two cats are called Tom and Tim" } });
     expect(bound).toMatchObject({ type: "response", kind: "run", data: { cats: "yes", pet: "cats" } });
+    expect(stored()).toBe(0);
     await probe.interact("I have a dog");
+    expect(stored()).toBe(2);
     const last = await probe.request("run", { utilities: ["pet"] });
     // The last message is the character's reply; with output bound, the utility reads that instead.
     expect(typeof last.data.pet).toBe("string");
@@ -102,6 +107,7 @@ describe("utilities in the three positions (local engine)", () => {
     const unknown = await probe.request("run", { utilities: ["nope"] });
     expect(unknown).toMatchObject({ kind: "error", code: "unknown_utility" });
     expect(unknown.error).toContain('field "utilities[0]"');
+    expect(stored()).toBe(2);
   });
 
   it("fills templates of utilities from the context", async () => {
