@@ -139,6 +139,24 @@ describe("utilities in the three positions (local engine)", () => {
   });
 });
 
+describe("user-supplied utility names", () => {
+  it('treats "__proto__" and "constructor" as ordinary names end to end', async () => {
+    const probe = await session({ prompt: "x" });
+    const uid = crypto.randomUUID();
+    // Sent as raw JSON: a JavaScript object literal would turn "__proto__" into a prototype, not a key.
+    probe.send(
+      `{"type":"request","kind":"set_configuration","uid":"${uid}","config":{"prompt":"x","utilities":{"__proto__":{"type":"extract","extract_prompt":"the animal"},"constructor":{"type":"classify","classification_question":"Did the user mention cats?","answers":["yes","no"]}}}}`,
+    );
+    expect((await probe.next((m) => m.uid === uid)).kind).toBe("set_configuration");
+    const { events } = await probe.interact("my cat sleeps", { on_input: ["__proto__", "constructor"] });
+    const data = events.find((e) => e.event === "data")!.data;
+    expect(Object.hasOwn(data, "__proto__")).toBe(true);
+    expect(data).toEqual(JSON.parse('{"__proto__":"cat","constructor":"yes"}'));
+    const config = (await probe.request("get_configuration")).config;
+    expect(Object.keys(config.utilities)).toEqual(["__proto__", "constructor"]);
+  });
+});
+
 describe("bad utility definitions fail set_configuration with the field", () => {
   const cases: [string, unknown, string][] = [
     ["an unknown type", { type: "summarise" }, 'field "config.utilities.u.type" must be "classify" or "extract"'],
