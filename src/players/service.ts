@@ -10,6 +10,7 @@ import type { Player } from "../db/schema.ts";
 import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
 import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
+import { scrubDeletedData } from "../db/scrub.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -63,6 +64,8 @@ function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
       return true;
     }),
   );
+  // The deleted words must leave the files too, not just the tables (secure_delete, then a WAL checkpoint).
+  if (gone.length > 0) scrubDeletedData(deps.db);
   for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
   return gone.length;
 }

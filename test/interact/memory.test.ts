@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createPlayer, createTeamFixture, login, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { startFakeOpenAi, type FakeOpenAiServer } from "../engine/helpers/fake-openai-server.ts";
-import { purgeExpired } from "../../src/conversations/service.ts";
+import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
 
 let fake: FakeOpenAiServer;
 let dir: string;
@@ -85,7 +85,8 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
       expect(events.at(-1)!.kind).toBe("close");
       expect(events.some((e) => e.event === "interaction_complete")).toBe(false);
       await Bun.sleep(50);
-      const rows = server.deps.sqlite.query("SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id").all(player.pk);
+      // The words are stored encrypted: read them back through the conversation service.
+      const rows = loadHistory(server.deps.db, player.pk, 10_000);
       expect(rows).toEqual([{ role: "user", text: "story please" }, { role: "assistant", text: "Once" }]);
       probe.close();
     } finally {
