@@ -143,9 +143,17 @@ export async function runUtilities(config: SessionConfig, request: Pick<RequestO
   return { ok: true, result };
 }
 
-/** Stops `run` requests still working when the socket closes. */
+/** `run` requests one socket may have working at once (each may call the model once per utility). */
+export const MAX_RUNS_AT_ONCE = 4;
+
+/** Tracks the `run` requests working in the background: a cap on how many at once, and a stop when the socket closes. */
 export class BackgroundRuns {
   private readonly running = new Set<AbortController>();
+
+  /** True when another run may start now. */
+  get available(): boolean {
+    return this.running.size < MAX_RUNS_AT_ONCE;
+  }
 
   /** Starts `work` with its own signal; a throw inside is passed to `onError`, never lost. */
   start(work: (signal: AbortSignal) => Promise<void>, onError: (error: unknown) => void): void {

@@ -17,7 +17,7 @@ import type { Engine } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { ErrorCode } from "../errors.ts";
 import { turnConfig } from "./configuration.ts";
-import { BackgroundRuns, configuredUtilities, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
+import { BackgroundRuns, configuredUtilities, MAX_RUNS_AT_ONCE, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
 import { checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
@@ -268,6 +268,7 @@ export class InteractSession {
     const config = this.config;
     const identity = this.identity;
     if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
+    if (!this.runs.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} run requests may be working at once; wait for an answer`, "too_many_requests");
     const safetyPolicy = turnConfig(config).safety_policy;
     this.runs.start(
       async (signal) => {

@@ -147,6 +147,25 @@ describe("utilities as side calls to an OpenAI-compatible server", () => {
   });
 });
 
+describe("run requests at once", () => {
+  it("refuses a fifth run while four are working, and answers the four", async () => {
+    const probe = await session();
+    const uids = Array.from({ length: 5 }, () => crypto.randomUUID());
+    for (const uid of uids) probe.send({ type: "request", kind: "run", uid, utilities: ["slow"], bindings: { input: "hi" } });
+    const byUid = new Map<string, Msg>();
+    while (byUid.size < uids.length) {
+      const m = await probe.next((x) => uids.includes(x.uid));
+      byUid.set(m.uid, m);
+    }
+    const answers = uids.map((uid) => byUid.get(uid)!);
+    expect(answers.map((a) => a.kind)).toEqual(["run", "run", "run", "run", "error"]);
+    expect(answers[4]).toMatchObject({ code: "too_many_requests" });
+    expect(answers[0]!.data).toEqual({ slow: { error: "the utility took longer than 400 ms", code: "utility_timeout" } });
+    // Once they have answered, runs are accepted again.
+    expect((await probe.request("run", { utilities: ["cats"], bindings: { input: "a cat" } })).data).toEqual({ cats: "yes" });
+  });
+});
+
 describe("a server without structured output", () => {
   let plain: FakeOpenAi;
   let plainServer: TestServer;

@@ -10,7 +10,7 @@
  * The checker is anything with the policy's two checks: a CompiledPolicy, or the moderated checker that
  * adds a moderation model behind it (then a slow or failing model withholds the answer: it fails safe).
  */
-import { builtinPolicy, type InputVerdict, type Notice, type OutputVerdict } from "../safety/checks.ts";
+import { builtinPolicy, redactPii, type InputVerdict, type Notice, type OutputVerdict } from "../safety/checks.ts";
 import type { UtilityValue } from "./types.ts";
 
 /** The two checks of a safety policy, synchronous (CompiledPolicy) or not (ModeratedChecker). */
@@ -33,7 +33,12 @@ export function utilityChecker(policyName: string): UtilityChecker {
  * @example await guardUtilityInput(checker, "mail me at sam@example.com") // "mail me at [email]"
  */
 export async function guardUtilityInput(checker: UtilityChecker, text: string): Promise<string> {
-  return (await checker.checkInput(text)).text;
+  try {
+    return (await checker.checkInput(text)).text;
+  } catch {
+    // A check that cannot finish still never shows a utility the child's contact details.
+    return redactPii(text).text;
+  }
 }
 
 /**
