@@ -10,7 +10,7 @@ import { passThroughSafety, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
 import type { Engine, TurnInput } from "./types.ts";
-import { createLocalUtilityModel, runStandalone, utilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
+import { createLocalUtilityModel, hasUtilities, runStandalone, utilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
 
 export interface EngineOptions {
   llm: LlmProvider;
@@ -54,6 +54,8 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     runTurn: (input) => {
       const turnLogger = logger.child({ turn: ++turns });
+      // A turn without utilities is the pipeline itself: no extra generator hop per frame.
+      if (!hasUtilities(input.config.utilities)) return runTurn(input, { ...deps, logger: turnLogger });
       return withUtilities(input, { ...utilities, logger: turnLogger }, (inner) => runTurn(inner, { ...deps, logger: turnLogger }));
     },
     runUtilities: (request) => runStandalone(request, { ...utilities, logger: logger.child({ utilities: "run" }) }),
