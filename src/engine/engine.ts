@@ -10,7 +10,7 @@ import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
 import type { Engine, TurnInput } from "./types.ts";
-import { createLocalUtilityModel, hasUtilities, runStandalone, utilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
+import { createLocalUtilityModel, hasUtilities, runStandalone, turnUtilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
 
 export interface EngineOptions {
   llm: LlmProvider;
@@ -27,7 +27,7 @@ export interface EngineOptions {
   utilities?: UtilityModel;
   /** Deadline of one utility call (default 10 s). */
   utilityTimeoutMs?: number;
-  /** The safety checks utilities go through for a turn or a policy name (default: the built-in policy of that name). */
+  /** The safety checks utilities go through for a turn or a policy name (default: the turn's own output check, else the built-in policy of that name). */
   utilityChecker?: (policyName: string, input?: TurnInput) => UtilityChecker;
 }
 
@@ -47,7 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
   const utilities = {
     model: options.utilities ?? createLocalUtilityModel(),
     timeoutMs: options.utilityTimeoutMs ?? 10_000,
-    checker: options.utilityChecker ?? ((policyName: string) => utilityChecker(policyName)),
+    checker: options.utilityChecker ?? turnUtilityChecker,
   };
   let turns = 0;
   let closing: Promise<void> | null = null;

@@ -10,7 +10,9 @@
  * The checker is anything with the policy's two checks: a CompiledPolicy, or the moderated checker that
  * adds a moderation model behind it (then a slow or failing model withholds the answer: it fails safe).
  */
-import { builtinPolicy, redactPii, type InputVerdict, type Notice, type OutputVerdict } from "../safety/checks.ts";
+import type { InputVerdict, Notice, OutputVerdict } from "../safety/checks.ts";
+import { safetyLibrary } from "../safety/lazy.ts";
+import type { TurnInput } from "../types.ts";
 import type { UtilityValue } from "./types.ts";
 
 /** The two checks of a safety policy, synchronous (CompiledPolicy) or not (ModeratedChecker). */
@@ -25,7 +27,24 @@ export interface UtilityChecker {
  * @example const checker = utilityChecker("children_standard")
  */
 export function utilityChecker(policyName: string): UtilityChecker {
-  return builtinPolicy(policyName) ?? (builtinPolicy(null) as UtilityChecker);
+  // The rules library loads off the start-up path (safety/lazy.ts); the first utility call waits for it.
+  const policy = safetyLibrary().then((lib) => lib.builtinPolicy(policyName) ?? lib.builtinPolicy(null)!);
+  return {
+    checkInput: async (text) => (await policy).checkInput(text),
+    checkOutput: async (sentence) => (await policy).checkOutput(sentence),
+  };
+}
+
+/**
+ * The checker for one turn: the turn's own output check when the session gave one (its team policy, stance
+ * and moderation), so utility answers pass exactly the checks the reply passes; else `utilityChecker`.
+ * @example const checker = turnUtilityChecker("children_strict", input)
+ */
+export function turnUtilityChecker(policyName: string, input?: TurnInput): UtilityChecker {
+  const fallback = utilityChecker(policyName);
+  const checkOutput = input?.safety?.checkOutput;
+  if (!input || !checkOutput) return fallback;
+  return { checkInput: fallback.checkInput, checkOutput: (sentence) => checkOutput(sentence, input.signal) };
 }
 
 /**
@@ -37,7 +56,7 @@ export async function guardUtilityInput(checker: UtilityChecker, text: string): 
     return (await checker.checkInput(text)).text;
   } catch {
     // A check that cannot finish still never shows a utility the child's contact details.
-    return redactPii(text).text;
+    return (await safetyLibrary()).redactPii(text).text;
   }
 }
 

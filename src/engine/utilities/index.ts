@@ -11,5 +11,5 @@ export { createLocalUtilityModel, classifyText, extractText } from "./local.ts";
 export { createOpenAiUtilityModel, matchAnswer, MAX_EXTRACT_CHARS, type OpenAiUtilityOptions } from "./openai.ts";
 export { runUtilitySet, type UtilityRunnerDeps, type UtilitySetRequest, type UtilitySetResult } from "./run.ts";
 export { withUtilities, hasUtilities, runStandalone, type UtilityHookDeps } from "./hooks.ts";
-export { guardUtilityInput, guardUtilityResult, utilityChecker, type UtilityChecker } from "./guard.ts";
+export { guardUtilityInput, guardUtilityResult, turnUtilityChecker, utilityChecker, type UtilityChecker } from "./guard.ts";
 export { buildQuery } from "./query.ts";
