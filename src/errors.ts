@@ -8,6 +8,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { TURN_ERROR_CODES } from "./engine/frames.ts";
+import { UTILITY_ERROR_CODES } from "./engine/utilities/types.ts";
 
 /** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
 export const ERROR_CODES = [
@@ -27,17 +28,37 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",
   "unavailable",
   "internal",
+  // developer console and single sign-on (src/console)
+  "sso_not_configured",
+  "sso_required",
+  "email_not_verified",
+  "not_a_developer",
+  "identity_provider_failed",
+  "cross_site_refused",
+  "already_member",
+  "already_invited",
+  "invalid_redirect_uri",
+  "not_available",
+  // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
+  "invalid_body",
+  "database_busy",
+  "origin_not_allowed",
   // interact websocket: refused requests (PROTOCOL.md section 2)
   "invalid_message",
   "unknown_kind",
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // utilities and stored configurations (a configuration reference, a utility an interact or run names)
+  "unknown_reference",
+  "unknown_utility",
   // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
   "auth_timeout",
   "message_too_large",
@@ -51,6 +72,8 @@ export const ERROR_CODES = [
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
+  ...UTILITY_ERROR_CODES,
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -133,6 +156,61 @@ export class TooManyRequests extends AppError {
 export class Unavailable extends AppError {
   constructor(message = "The server is not ready or is shutting down.") {
     super(503, "unavailable", message);
+  }
+}
+
+// --- Developer console and single sign-on (src/console) ---
+
+/** 404 on the single-sign-on routes of a server with no identity provider configured. */
+export class SsoNotConfigured extends AppError {
+  constructor() {
+    super(404, "sso_not_configured", "Single sign-on is not configured on this server (HOOT_OIDC_ISSUER is not set); log in with an API key instead.");
+  }
+}
+
+/** 403: a console request that did not come from the console's own page (cross-site request forgery). */
+export class CrossSiteRefused extends AppError {
+  constructor() {
+    super(403, "cross_site_refused", "This request did not come from the console's own page and was refused.");
+  }
+}
+
+/** 403: the identity provider vouched for someone this server does not let in (the sentence says why). */
+export class SignInRefused extends AppError {
+  constructor(code: "email_not_verified" | "not_a_developer" | "no_team" | "sso_required", message: string) {
+    super(403, code, message);
+  }
+}
+
+/** 502: the identity provider could not be reached or answered something unusable. */
+export class IdentityProviderFailed extends AppError {
+  constructor(message = "The identity provider could not be reached or gave an answer hoot cannot use; try again.") {
+    super(502, "identity_provider_failed", message);
+  }
+}
+
+/** 501: a part of the console whose HTTP API this server does not have yet. */
+export class NotAvailableYet extends AppError {
+  constructor(message: string) {
+    super(501, "not_available", message);
+  }
+}
+
+// --- hardening: database lock and origin errors ---
+
+/** 503: another process holds the database's write lock for longer than the lock deadline. */
+export class DatabaseBusy extends AppError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, "database_busy", "The database is busy (another process is writing to it); try again shortly.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 403: a browser page of an origin that may not call this endpoint (see HOOT_CORS_ORIGINS, HOOT_WS_ORIGINS). */
+export class OriginNotAllowed extends AppError {
+  constructor(setting: string) {
+    super(403, "origin_not_allowed", `Requests from this web origin are not allowed here; the operator can list it in ${setting}.`);
   }
 }
 
