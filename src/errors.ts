@@ -72,6 +72,8 @@ export const ERROR_CODES = [
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // interact websocket: audio asked for but not admitted (`speech_unavailable`, the reply goes on as text)
+  "speech_busy",
   // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
   ...UTILITY_ERROR_CODES,
 ] as const;

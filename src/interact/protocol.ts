@@ -85,6 +85,11 @@ export const EventSchemas = {
     { category: Type.String({ description: "What the policy found." }), action: Type.String({ description: "What it did about it." }) },
     "A safety decision; never carries the offending text.",
   ),
+  speech_unavailable: eventSchema(
+    "speech_unavailable",
+    { error: Sentence, code: Type.Literal("speech_busy") },
+    "Audio was asked for, but speech capacity is short: this reply comes as text only (audio_complete still ends it). Sent before any text.",
+  ),
   text_complete: eventSchema("text_complete", { text: Type.String({ description: "The whole reply as it was sent." }) }, "The reply's text is complete."),
   audio_complete: eventSchema("audio_complete", {}, "The reply's audio is complete (only when audio was asked for)."),
   interaction_complete: eventSchema("interaction_complete", {}, "The interaction finished and is saved in the player's history."),
@@ -179,6 +184,8 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
       return [event({ event: "safety_policy", category: frame.category, action: frame.action })];
     case "data":
       return [event({ event: "data", data: frame.data })];
+    case "speech_unavailable":
+      return [event({ event: "speech_unavailable", error: "The voice is busy right now: this reply comes as text only.", code: "speech_busy" })];
     case "error":
       return [event({ event: "interaction_error", error: frame.error, code: frame.code })];
     case "complete":

@@ -204,3 +204,36 @@ describe("speech over the interact socket", () => {
     expect(events.some((e) => e.event === "audio" || e.event === "audio_complete")).toBe(false);
   });
 });
+
+describe("speech admission over the interact socket", () => {
+  it("tells a turn the speech engine cannot admit up front, before any text, and still ends it with audio_complete", async () => {
+    // One turn may hold speech at a time: the second of two simultaneous turns is refused speech.
+    const busy = await startTestServer({ HOOT_TTS_WORKERS: "1", HOOT_TTS_MAX_TURNS: "1" });
+    try {
+      const busyTeam = await createTeamFixture(busy);
+      const [a, b] = await Promise.all([createPlayer(busy, busyTeam), createPlayer(busy, busyTeam)]);
+      const first = await openSession(busy.url, a.token);
+      const second = await openSession(busy.url, b.token);
+      const long = "Tell me a long story about a dragon and a castle";
+      const running = first.interact(long, { audio_output: true }, 30_000);
+      await Bun.sleep(20);
+      const refused = await second.interact(long, { audio_output: true }, 30_000);
+      const admitted = await running;
+      first.close();
+      second.close();
+      const kinds = refused.events.map((e) => e.event ?? e.kind);
+      expect(kinds).toContain("speech_unavailable");
+      expect(kinds.indexOf("speech_unavailable")).toBeLessThan(kinds.indexOf("text"));
+      expect(refused.events.find((e) => e.event === "speech_unavailable")).toMatchObject({ code: "speech_busy" });
+      expect(kinds).not.toContain("audio");
+      expect(kinds).toContain("audio_complete");
+      expect(kinds).toContain("interaction_complete");
+      expect(refused.events.some((e) => e.kind === "error")).toBe(false);
+      const admittedKinds = admitted.events.map((e) => e.event ?? e.kind);
+      expect(admittedKinds).not.toContain("speech_unavailable");
+      expect(admittedKinds).toContain("audio");
+    } finally {
+      await busy.close();
+    }
+  });
+});
