@@ -12,7 +12,8 @@
  *   and a refused chunk changes nothing that is buffered;
  * - the container is recognised from the bytes (see ./sniff.ts); the label only marks raw PCM;
  * - a chunk that begins a stream (RIFF, EBML, an Ogg BOS page, ID3) ends the previous stream; a chunk with no
- *   signature continues the current stream, or is refused when there is none;
+ *   signature continues the current container stream; failing that it is raw PCM if labelled so (a change of
+ *   `sampling_rate` starts a new PCM stream), else it is refused;
  * - `maxBytes` counts the encoded bytes received since the last clear, `maxSeconds` the decoded audio;
  *   once either is reached every add is refused until clear();
  * - calls are applied in the order they were made, even though decoding is asynchronous.
@@ -211,13 +212,15 @@ export class VoiceBuffer {
       if (found.container === "ogg" && !found.startsStream) throw new InvalidAudio("an Ogg page arrived without the first page of its stream");
       return this.startStream(found.container, newDecoder(found.container));
     }
+    // Bytes with no signature continue a container stream (WebM clusters, a WAV's samples) whatever the
+    // label says: the label is only trusted to mark raw PCM.
+    if (this.stream && this.streamContainer !== "pcm") return this.stream;
     if (pcmLabelled) {
       const rate = pcmRate(config.sampling_rate);
       if (this.stream && this.streamContainer === "pcm" && this.pcmRate === rate) return this.stream;
       this.pcmRate = rate;
       return this.startStream("pcm", new PcmStream(rate));
     }
-    if (this.stream && this.streamContainer !== "pcm") return this.stream;
     throw new InvalidAudio(
       "the bytes are no supported format (WAV, Ogg Vorbis or Opus, WebM Opus, MP3, or 16-bit PCM with mime_type audio/pcm and sampling_rate)",
     );
