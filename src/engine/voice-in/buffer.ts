@@ -101,7 +101,10 @@ export class VoiceBuffer {
    * @example await voice.add(Buffer.from(msg.audio, "base64"), msg.config, socketBudget)
    */
   add(bytes: Uint8Array, config?: AudioChunkConfig | null, budget?: AudioBudget): Promise<AddResult> {
-    const run = this.queue.then(() => this.addNow(bytes, config ?? {}, budget));
+    // The generation is taken now, so a clear() made after this call drops this chunk even if it has not been
+    // decoded yet.
+    const generation = this.generation;
+    const run = this.queue.then(() => this.addNow(bytes, config ?? {}, generation, budget));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -152,14 +155,14 @@ export class VoiceBuffer {
     void this.queue.then(() => this.vad.free());
   }
 
-  private async addNow(bytes: Uint8Array, config: AudioChunkConfig, budget?: AudioBudget): Promise<AddResult> {
+  private async addNow(bytes: Uint8Array, config: AudioChunkConfig, generation: number, budget?: AudioBudget): Promise<AddResult> {
     if (this.closed) throw new InvalidAudio("the session is closed");
+    if (generation !== this.generation) return this.result(this.stream?.format ?? "pcm", 0, false);
     if (bytes.length === 0) throw new InvalidAudio("the chunk is empty");
     if (this.full || this.bytes + bytes.length > this.settings.maxBytes) {
       this.full = true;
       throw new AudioBufferFull(this.settings.maxSeconds, this.settings.maxBytes);
     }
-    const generation = this.generation;
     const stream = this.streamFor(bytes, config);
     let decoded: Float32Array;
     try {
