@@ -7,7 +7,7 @@
  *   servers, hosted APIs): multipart form with `file` (audio.wav, audio/wav), `model`, `language`,
  *   `response_format=json`; the answer's `text` is the transcript.
  * - `pocketsphinx`: Debian's CMU PocketSphinx (`apt-get install pocketsphinx pocketsphinx-en-us`), run per
- *   request with the WAV on its standard input (`-infile /dev/stdin`), so the audio never touches the disk.
+ *   request with the WAV as its standard input (`-infile /dev/stdin`, an in-memory file), never on disk.
  *   English only; its word error rate on synthesised children's sentences is in the README.
  * - `none`: every request fails with `stt_unavailable`, saying how to configure one.
  * The audio and the transcript are never logged: only byte counts, durations and timings.
@@ -120,13 +120,13 @@ export class PocketsphinxProvider implements SttProvider {
     await this.slot();
     const started = performance.now();
     try {
-      const child = Bun.spawn([this.command, "-infile", "/dev/stdin", "-logfn", "/dev/null"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+      // Given bytes, Bun hands the child an anonymous in-memory file (memfd) as its standard input: pocketsphinx
+      // can open /dev/stdin like a file (it cannot open the socket a "pipe" would be), and nothing is on disk.
+      const child = Bun.spawn([this.command, "-infile", "/dev/stdin", "-logfn", "/dev/null"], { stdin: request.wav, stdout: "pipe", stderr: "ignore" });
       const kill = () => child.kill();
       const timer = setTimeout(kill, this.timeoutMs);
       request.signal?.addEventListener("abort", kill, { once: true });
       try {
-        child.stdin.write(request.wav);
-        await child.stdin.end();
         const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
         if (request.signal?.aborted) throw new SttFailed("the transcription was cancelled", false);
         if (child.signalCode) throw new SttUnavailable("the offline recogniser did not finish in time");
