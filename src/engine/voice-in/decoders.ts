@@ -4,19 +4,27 @@
  * libopus and mpg123, inlined in their JavaScript, so `bun build --compile` embeds them with no extra files):
  * - Ogg: hoot splits pages itself, so a stream that never sends an end-of-stream page (the Unity SDK's)
  *   decodes page by page, and a page that begins a new logical stream (the next utterance) starts a new
- *   decoder; Vorbis goes to OggVorbisDecoder, Opus to OggOpusDecoder (decoding straight to 16 kHz);
+ *   decoder. Vorbis pages go to OggVorbisDecoder; for Opus hoot takes the packets out of the pages itself
+ *   (the OpusHead says channels and pre-skip) and OpusDecoder decodes them straight to 16 kHz, which keeps
+ *   ogg-opus-decoder's optional machine-learning enhancer (8 MB) out of the executable;
  * - WebM/Opus: ./webm.ts extracts the packets, OpusDecoder decodes them at 16 kHz;
  * - MP3: mpg123 (MPEGDecoder) is fed raw bytes (it resynchronises on frames and skips ID3 tags itself);
  * - WAV and raw PCM: ./pcm.ts.
  */
-import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
-import { MPEGDecoder } from "mpg123-decoder";
-import { OggOpusDecoder } from "ogg-opus-decoder";
-import { OpusDecoder } from "opus-decoder";
+import { OggVorbisDecoder, OggVorbisDecoderWebWorker } from "@wasm-audio-decoders/ogg-vorbis";
+import { MPEGDecoder, MPEGDecoderWebWorker } from "mpg123-decoder";
+import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
 import { InvalidAudio } from "./errors.ts";
 import { PcmDecoder, WavDecoder } from "./pcm.ts";
 import { Resampler, TARGET_RATE, downmix } from "./resample.ts";
 import { WebmDemuxer } from "./webm.ts";
+
+/**
+ * Bun's bundler (1.4) drops these unused classes from the packages (they declare `sideEffects: false`) but
+ * keeps the packages' own calls that name them, which then throw "not defined" when a compiled executable
+ * starts. Referencing them keeps them in the bundle; they are never used (hoot decodes on the main thread).
+ */
+export const BUNDLER_KEEP = [OggVorbisDecoderWebWorker, MPEGDecoderWebWorker, OpusDecoderWebWorker];
 
 export type StreamFormat = "pcm" | "wav" | "ogg/vorbis" | "ogg/opus" | "webm/opus" | "mp3";
 
@@ -93,10 +101,7 @@ export class Mp3Stream implements StreamDecoder {
   }
 }
 
-// ogg-opus-decoder takes a `sampleRate` option (any Opus rate) that its type declarations leave out.
-const OggOpusAt = OggOpusDecoder as unknown as new (options: { sampleRate: 16000 }) => OggOpusDecoder;
-
-type OggCodec = { kind: "vorbis"; decoder: OggVorbisDecoder } | { kind: "opus"; decoder: OggOpusDecoder };
+type OggCodec = { kind: "vorbis"; decoder: OggVorbisDecoder } | { kind: "opus"; packets: OggPackets; decoder: OpusDecoder<16000> | null };
 
 const OGG_O = new Uint8Array([0x4f]);
 
@@ -121,14 +126,20 @@ export class OggStream implements StreamDecoder {
     let run: Uint8Array[] = [];
     const flush = async () => {
       if (run.length === 0 || !this.codec) return;
-      // codec-parser hands out a page only once at least one byte of the next one has arrived, which would
-      // hold the newest page back forever on a stream that never ends. Every page starts with "O", so hoot
-      // feeds the pages plus that one "O", and drops the real "O" from the front of the next feed: the parser
-      // sees exactly the original bytes, cut one byte later.
-      const bytes = concatAll(this.primed ? [run[0].subarray(1), ...run.slice(1), OGG_O] : [...run, OGG_O]);
-      this.primed = true;
+      const pagesNow = run;
       run = [];
-      const result = this.codec.kind === "vorbis" ? await this.codec.decoder.decode(bytes) : await this.codec.decoder.decode(bytes);
+      let result: { channelData: Float32Array[]; samplesDecoded: number; sampleRate: number; errors: unknown[] };
+      if (this.codec.kind === "vorbis") {
+        // codec-parser hands out a page only once at least one byte of the next one has arrived, which would
+        // hold the newest page back forever on a stream that never ends. Every page starts with "O", so hoot
+        // feeds the pages plus that one "O", and drops the real "O" from the front of the next feed: the
+        // parser sees exactly the original bytes, cut one byte later.
+        const bytes = concatAll(this.primed ? [pagesNow[0].subarray(1), ...pagesNow.slice(1), OGG_O] : [...pagesNow, OGG_O]);
+        this.primed = true;
+        result = await this.codec.decoder.decode(bytes);
+      } else {
+        result = await decodeOpusPages(this.codec, pagesNow);
+      }
       if (result.samplesDecoded === 0 && result.errors.length > 0) throw new InvalidAudio("the Ogg stream does not decode");
       out.push(this.rate.push(downmix(result.channelData, result.samplesDecoded), result.sampleRate));
     };
@@ -150,7 +161,7 @@ export class OggStream implements StreamDecoder {
   }
 
   free(): void {
-    this.codec?.decoder.free();
+    this.codec?.decoder?.free();
     this.codec = null;
   }
 
@@ -165,9 +176,7 @@ export class OggStream implements StreamDecoder {
       await decoder.ready;
       this.codec = { kind: "vorbis", decoder };
     } else if (head === "OpusHead") {
-      const decoder = new OggOpusAt({ sampleRate: TARGET_RATE });
-      await decoder.ready;
-      this.codec = { kind: "opus", decoder };
+      this.codec = { kind: "opus", packets: new OggPackets(), decoder: null };
     } else {
       throw new InvalidAudio("the Ogg stream holds neither Vorbis nor Opus");
     }
@@ -194,6 +203,56 @@ export class OggStream implements StreamDecoder {
     if (this.pending.length > MAX_OGG_PAGE) throw new InvalidAudio("the Ogg stream is broken");
     return pages;
   }
+}
+
+/** Reassembles Ogg packets from pages: a packet ends at the first lacing value below 255, possibly pages later. */
+class OggPackets {
+  private partial: Uint8Array[] = [];
+  count = 0;
+
+  push(page: Uint8Array): Uint8Array[] {
+    const segments = page[26];
+    const continued = (page[5] & 0x01) !== 0;
+    // A continuation with nothing to continue (a page lost before it) cannot be completed: drop its head.
+    let dropping = continued && this.partial.length === 0 && this.count > 0;
+    const packets: Uint8Array[] = [];
+    let at = 27 + segments;
+    for (let s = 0; s < segments; s++) {
+      const length = page[27 + s];
+      if (!dropping) this.partial.push(page.subarray(at, at + length));
+      at += length;
+      if (length < 255) {
+        if (!dropping) packets.push(concatAll(this.partial));
+        this.partial = [];
+        dropping = false;
+      }
+    }
+    this.count += packets.length;
+    return packets;
+  }
+}
+
+/** Decodes the audio packets of Ogg/Opus pages at 16 kHz; the first packet is the OpusHead, the second the tags. */
+async function decodeOpusPages(codec: Extract<OggCodec, { kind: "opus" }>, pages: Uint8Array[]) {
+  const audio: Uint8Array[] = [];
+  for (const page of pages) {
+    const first = codec.packets.count;
+    codec.packets.push(page).forEach((packet, i) => {
+      const index = first + i;
+      if (index === 0) {
+        if (packet.length < 19 || String.fromCharCode(...packet.subarray(0, 8)) !== "OpusHead") throw new InvalidAudio("the Ogg Opus stream has no OpusHead");
+        const channels = packet[9];
+        if (packet[18] !== 0 || channels > 2) throw new InvalidAudio("Ogg Opus with more than two channels is not supported");
+        const preSkip = packet[10] | (packet[11] << 8);
+        codec.decoder = new OpusDecoder({ sampleRate: TARGET_RATE, channels, preSkip: Math.round((preSkip / 48000) * TARGET_RATE) });
+      } else if (index > 1) {
+        audio.push(packet);
+      }
+    });
+  }
+  if (!codec.decoder || audio.length === 0) return { channelData: [], samplesDecoded: 0, sampleRate: TARGET_RATE, errors: [] };
+  await codec.decoder.ready;
+  return codec.decoder.decodeFrames(audio);
 }
 
 export class WebmStream implements StreamDecoder {
