@@ -4,10 +4,14 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
+import { ASSETS_FILE, buildConsoleAssets } from "./build-console.ts";
 
 const root = join(import.meta.dir, "..");
 /** Extra entrypoints Bun must embed: worker scripts are loaded by path at run time. */
 export const EXTRA_ENTRYPOINTS: string[] = ["src/engine/tts/flite/worker.ts"];
+
+// The developer console is bundled first, so the binary embeds what src/console/web says now.
+await Bun.write(ASSETS_FILE, await buildConsoleAssets());
 
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: "string", default: join(root, "dist/hoot") } } });
 const args = [process.execPath, "build", "--compile", "--minify", join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];

@@ -13,13 +13,15 @@ export type LlmProviderName = "local" | "openai";
 export type TtsProviderName = "local" | "openai";
 export type SttProviderName = "auto" | "openai" | "pocketsphinx" | "none";
 
+export type ModerationProviderName = "none" | "openai" | "guard";
+
 export interface Config {
   host: string;
   port: number;
   dataDir: string;
   databasePath: string;
   env: string;
-  /** Raw HOOT_SECRET_KEY (base64) or null: main.ts generates/loads `$dataDir/secret.key` when null. */
+  /** Raw HOOT_SECRET_KEY (base64) or null: secret-key.ts generates/loads `$dataDir/secret.key` when null. */
   secretKey: string | null;
   logLevel: LogLevel;
   /** Largest HTTP body accepted, bytes. */
@@ -79,6 +81,44 @@ export interface Config {
   /** Audio seconds a socket may send per second of wall clock, and the burst it may send at once. */
   wsAudioSecondsPerSecond: number;
   wsAudioBurstSeconds: number;
+
+  // accounts
+  /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
+  allowSelfDelete: boolean;
+  // child safety: an optional moderation model behind the built-in rules (src/engine/safety/moderation)
+  moderationProvider: ModerationProviderName;
+  moderationBaseUrl: string;
+  moderationApiKey: string;
+  moderationModel: string;
+  /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
+  moderationTimeoutMs: number;
+
+  // developer console (src/console): single sign-on and sessions
+  /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
+  oidcIssuer: string | null;
+  oidcClientId: string;
+  /** Empty for a public client (PKCE alone). */
+  oidcClientSecret: string;
+  /** How the client secret is sent to the token endpoint. */
+  oidcTokenAuthMethod: "client_secret_basic" | "client_secret_post";
+  /** Shown on the sign-in button ("Sign in with …"); the issuer's host name by default. */
+  oidcProviderName: string;
+  /** The origin browsers use to reach hoot (`https://hoot.example.com`), or null: taken from each request. */
+  publicUrl: string | null;
+  consoleSessionIdleMinutes: number;
+  consoleSessionMaxHours: number;
+
+  // hardening: browsers, operators, locks, shutdown
+  /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
+  corsOrigins: string[];
+  /** Origins whose pages may open the interact websocket; empty = any (apps without an Origin always may). */
+  wsOrigins: string[];
+  /** Bearer token for GET /metrics; null = /metrics only in the dev environment. */
+  metricsToken: string | null;
+  /** How long a write waits (asynchronously) for another process's write lock before 503. */
+  dbLockTimeoutMs: number;
+  /** How long a stop waits for in-flight requests and streams before closing what is left. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -164,7 +204,26 @@ export function loadConfig(env: Env = process.env): Config {
     audioBufferBytes: read.int("HOOT_AUDIO_BUFFER_BYTES", 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     wsAudioSecondsPerSecond: read.int("HOOT_WS_AUDIO_SECONDS_PER_SECOND", 2, 1, 1000),
     wsAudioBurstSeconds: read.int("HOOT_WS_AUDIO_BURST_SECONDS", 60, 1, 3600),
+
+    // accounts
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
+    // child safety (moderation model)
+    moderationProvider: read.oneOf("HOOT_MODERATION_PROVIDER", "none", ["none", "openai", "guard"] as const),
+    moderationBaseUrl: read.string("HOOT_MODERATION_BASE_URL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1"),
+    moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
+    moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
+    moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+
+    ...readConsoleSettings(read, problems),
+
+    // hardening
+    corsOrigins: read.origins("HOOT_CORS_ORIGINS"),
+    wsOrigins: read.origins("HOOT_WS_ORIGINS"),
+    metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
+    dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
+    shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
   };
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
   }
@@ -172,8 +231,55 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^https?:\/\//.test(config.ttsBaseUrl)) problems.push("HOOT_TTS_BASE_URL must be an http(s) URL");
   }
   if (config.sttBaseUrl && !/^https?:\/\//.test(config.sttBaseUrl)) problems.push("HOOT_STT_BASE_URL must be an http(s) URL");
+
+  if (config.moderationProvider !== "none" && !/^https?:\/\//.test(config.moderationBaseUrl)) problems.push("HOOT_MODERATION_BASE_URL must be an http(s) URL");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The developer console's settings: single sign-on (all three OIDC values, or none), public URL, session lifetimes. */
+function readConsoleSettings(read: Reader, problems: string[]) {
+  const issuer = read.string("HOOT_OIDC_ISSUER", "");
+  const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
+  const publicUrl = read.string("HOOT_PUBLIC_URL", "").replace(/\/+$/, "");
+  let issuerHost = "";
+  if (issuer) {
+    const url = parseHttpUrl(issuer);
+    if (!url) problems.push(`HOOT_OIDC_ISSUER must be an https URL (http only on loopback), got "${issuer}"`);
+    else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
+    else issuerHost = url.hostname;
+    if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
+  }
+  if (publicUrl) {
+    const url = parseHttpUrl(publicUrl);
+    if (!url || url.pathname !== "/" || url.search || url.hash || url.username) {
+      problems.push(`HOOT_PUBLIC_URL must be an origin such as https://hoot.example.com (no path), got "${publicUrl}"`);
+    }
+  }
+  return {
+    oidcIssuer: issuer || null,
+    oidcClientId: clientId,
+    oidcClientSecret: read.string("HOOT_OIDC_CLIENT_SECRET", ""),
+    oidcTokenAuthMethod: read.oneOf("HOOT_OIDC_TOKEN_AUTH_METHOD", "client_secret_basic", ["client_secret_basic", "client_secret_post"] as const),
+    oidcProviderName: read.string("HOOT_OIDC_PROVIDER_NAME", issuerHost),
+    publicUrl: publicUrl || null,
+    consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
+    consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
+  };
+}
+
+function parseHttpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** Environment labels that must never run on a generated secret. */
@@ -187,6 +293,15 @@ function decodeBase64(value: string): Uint8Array | null {
     return Uint8Array.from(Buffer.from(value, "base64"));
   } catch {
     return null;
+  }
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
   }
 }
 
@@ -223,6 +338,19 @@ class Reader {
     if (["0", "false", "no", "off"].includes(value)) return false;
     this.problems.push(`${name} must be true or false, got "${value}"`);
     return fallback;
+  }
+
+  /** A comma-separated list of exact web origins (`https://app.example.com`), or `*`. */
+  origins(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const list = value.split(",").map((o) => o.trim()).filter(Boolean);
+    for (const origin of list) {
+      if (origin !== "*" && !isOrigin(origin)) {
+        this.problems.push(`${name} must list exact origins such as https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+      }
+    }
+    return list;
   }
 
   oneOf<const T extends readonly string[]>(name: string, fallback: T[number], allowed: T): T[number] {

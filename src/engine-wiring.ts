@@ -1,12 +1,14 @@
 /**
- * Builds the turn engine the settings ask for: the language model (HOOT_LLM_PROVIDER) and the speech
- * provider (HOOT_TTS_PROVIDER) behind the pipeline in src/engine.
+ * The one place that maps the app's settings onto the engine: it chooses the language model
+ * (HOOT_LLM_PROVIDER), the speech provider (HOOT_TTS_PROVIDER) and the safety moderation model
+ * (HOOT_MODERATION_PROVIDER), and fills the engine's own options. Nothing in src/engine reads settings.
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import type { Engine } from "./engine/types.ts";
-import { createEngine, createLlmProvider } from "./engine/index.ts";
+import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
+import { createModeration } from "./engine/safety/moderation/create.ts";
+import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
@@ -15,5 +17,35 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
   if (tts instanceof LocalSpeechProvider) {
     tts.ready().catch((error: unknown) => logger.error({ event: "tts_unavailable", err: (error as Error).message }, "speech engine failed to start"));
   }
-  return createEngine({ config, llm: createLlmProvider(config), tts, logger: logger.child({ component: "engine" }) });
+  return createEngine({
+    llm: createLlm(config),
+    tts,
+    logger: logger.child({ component: "engine" }),
+    historyBudgetChars: config.historyBudgetChars,
+    llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
+  });
+}
+
+/**
+ * The language model `config.llmProvider` names: "local" (offline stand-in, the default) or "openai" (any compatible server).
+ * @example const llm = createLlm(loadConfig())
+ */
+export function createLlm(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "llmApiKey" | "llmModel" | "localTokensPerSecond">): LlmProvider {
+  switch (config.llmProvider) {
+    case "openai":
+      return createOpenAiLlm({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.llmModel });
+    case "local":
+      return createLocalLlm({ tokensPerSecond: config.localTokensPerSecond });
+  }
+}
+
+/**
+ * The moderation model behind the safety rules (HOOT_MODERATION_PROVIDER: none, openai or guard) and the
+ * time after which a check fails safe (the text is held, never passed).
+ * @example const { provider, timeoutMs } = buildModeration(loadConfig())
+ */
+export function buildModeration(
+  config: Pick<Config, "moderationProvider" | "moderationBaseUrl" | "moderationApiKey" | "moderationModel" | "moderationTimeoutMs">,
+): { provider: ModerationProvider | null; timeoutMs: number } {
+  return { provider: createModeration(config), timeoutMs: config.moderationTimeoutMs };
 }

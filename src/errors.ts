@@ -2,12 +2,82 @@
  * Every failure the API reports is one of these classes: a fixed `code`, an HTTP `status`, and a sentence
  * written for developers. This module is the one place that turns an error into an HTTP body or a
  * websocket message, so no stack trace, schema or internal message can leak by accident.
+ *
+ * ErrorCode is the one list of codes, for HTTP bodies and every websocket error alike; the interact
+ * protocol's schemas (src/interact/protocol.ts) and its AsyncAPI document are built from it.
  */
+import { Type } from "@sinclair/typebox";
+import { TURN_ERROR_CODES } from "./engine/frames.ts";
+
+/** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
+export const ERROR_CODES = [
+  // HTTP (PROTOCOL.md section 1)
+  "invalid_request",
+  "invalid_json",
+  "invalid_path",
+  "invalid_cursor",
+  "unauthorized",
+  "wrong_environment",
+  "permission_denied",
+  "no_team",
+  "team_name_required",
+  "not_found",
+  "conflict",
+  "team_exists",
+  "name_taken",
+  "external_id_taken",
+  "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
+  "payload_too_large",
+  "unsupported_media_type",
+  "too_many_requests",
+  "unavailable",
+  "internal",
+  // developer console and single sign-on (src/console)
+  "sso_not_configured",
+  "sso_required",
+  "email_not_verified",
+  "not_a_developer",
+  "identity_provider_failed",
+  "cross_site_refused",
+  "already_member",
+  "already_invited",
+  "invalid_redirect_uri",
+  "not_available",
+  // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
+  "invalid_body",
+  "database_busy",
+  "origin_not_allowed",
+  // interact websocket: refused requests (PROTOCOL.md section 2)
+  "invalid_message",
+  "unknown_kind",
+  "not_authenticated",
+  "not_configured",
+  "invalid_configuration",
+  // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
+  "auth_timeout",
+  "message_too_large",
+  "rate_limited",
+  "too_many_sockets",
+  "too_many_pending",
+  "server_busy",
+  "token_expired",
+  "credential_revoked",
+  "server_shutting_down",
+  // interact websocket: a turn that failed (`interaction_error`)
+  ...TURN_ERROR_CODES,
+  "history_not_saved",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The schema of a `code` field. */
+export const ErrorCodeSchema = Type.Union(ERROR_CODES.map((code) => Type.Literal(code)));
 
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** Extra response headers (Retry-After). */
     readonly headers: Record<string, string> = {},
@@ -19,7 +89,7 @@ export class AppError extends Error {
 
 /** 400: the body, query or path is not what the endpoint takes. */
 export class InvalidRequest extends AppError {
-  constructor(message: string, code = "invalid_request") {
+  constructor(message: string, code: ErrorCode = "invalid_request") {
     super(400, code, message);
   }
 }
@@ -40,7 +110,7 @@ export class WrongEnvironment extends AppError {
 
 /** 403: authenticated, but this caller may not do this. */
 export class Forbidden extends AppError {
-  constructor(message = "This credential is not allowed to do that.", code = "permission_denied") {
+  constructor(message = "This credential is not allowed to do that.", code: ErrorCode = "permission_denied") {
     super(403, code, message);
   }
 }
@@ -54,7 +124,7 @@ export class NotFound extends AppError {
 
 /** 409: the request conflicts with what is stored. */
 export class Conflict extends AppError {
-  constructor(message: string, code = "conflict") {
+  constructor(message: string, code: ErrorCode = "conflict") {
     super(409, code, message);
   }
 }
@@ -83,9 +153,64 @@ export class Unavailable extends AppError {
   }
 }
 
+// --- Developer console and single sign-on (src/console) ---
+
+/** 404 on the single-sign-on routes of a server with no identity provider configured. */
+export class SsoNotConfigured extends AppError {
+  constructor() {
+    super(404, "sso_not_configured", "Single sign-on is not configured on this server (HOOT_OIDC_ISSUER is not set); log in with an API key instead.");
+  }
+}
+
+/** 403: a console request that did not come from the console's own page (cross-site request forgery). */
+export class CrossSiteRefused extends AppError {
+  constructor() {
+    super(403, "cross_site_refused", "This request did not come from the console's own page and was refused.");
+  }
+}
+
+/** 403: the identity provider vouched for someone this server does not let in (the sentence says why). */
+export class SignInRefused extends AppError {
+  constructor(code: "email_not_verified" | "not_a_developer" | "no_team" | "sso_required", message: string) {
+    super(403, code, message);
+  }
+}
+
+/** 502: the identity provider could not be reached or answered something unusable. */
+export class IdentityProviderFailed extends AppError {
+  constructor(message = "The identity provider could not be reached or gave an answer hoot cannot use; try again.") {
+    super(502, "identity_provider_failed", message);
+  }
+}
+
+/** 501: a part of the console whose HTTP API this server does not have yet. */
+export class NotAvailableYet extends AppError {
+  constructor(message: string) {
+    super(501, "not_available", message);
+  }
+}
+
+// --- hardening: database lock and origin errors ---
+
+/** 503: another process holds the database's write lock for longer than the lock deadline. */
+export class DatabaseBusy extends AppError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, "database_busy", "The database is busy (another process is writing to it); try again shortly.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 403: a browser page of an origin that may not call this endpoint (see HOOT_CORS_ORIGINS, HOOT_WS_ORIGINS). */
+export class OriginNotAllowed extends AppError {
+  constructor(setting: string) {
+    super(403, "origin_not_allowed", `Requests from this web origin are not allowed here; the operator can list it in ${setting}.`);
+  }
+}
+
 export interface ErrorBody {
   error: string;
-  code: string;
+  code: ErrorCode;
 }
 
 /** The HTTP body and status for any thrown value; unknown errors become a bare 500. */

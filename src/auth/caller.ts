@@ -1,21 +1,24 @@
 /**
  * "Who is calling": resolves an Authorization bearer value (an access token, or a developer API key used
  * directly, which PROTOCOL.md allows for creating players) to a Caller. Every token use re-reads the version
- * of the credential that minted it, which is what makes rotation, deletion and reset take effect at once.
+ * of the credential that minted it (and a developer's membership of the token's team), which is what makes
+ * rotation, deletion, reset and removal from a team take effect at once.
  */
 import { InvalidRequest } from "../errors.ts";
-import type { Db } from "../db/client.ts";
-import { listTeamsOfUser } from "../teams/repo.ts";
-import { userKeyVersion } from "../users/repo.ts";
-import { serviceAccountState } from "../service-accounts/repo.ts";
-import { playerState } from "../players/repo.ts";
 import type { CredentialStore } from "./credentials.ts";
+import type { AuthLookups } from "./lookups.ts";
 import type { TokenClaims, TokenService } from "./tokens.ts";
 
-export type Caller =
+/** A caller acting for one team. */
+export type TeamCaller =
   | { kind: "developer"; userId: number; teamId: number }
   | { kind: "service"; serviceAccountId: number; teamId: number }
   | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number };
+
+/** The deployment's operator (admin routes only). */
+export type OperatorCaller = { kind: "operator"; operatorKeyId: number };
+
+export type Caller = TeamCaller | OperatorCaller;
 
 export interface CallerResolver {
   /** The caller behind a bearer value, or null (401). */
@@ -24,27 +27,31 @@ export interface CallerResolver {
   fromToken(token: string): Promise<Caller | null>;
 }
 
-/** A resolver reading credential versions with prepared statements. */
-export function createCallerResolver(db: Db, tokens: TokenService, credentials: CredentialStore): CallerResolver {
-
+/** A resolver checking every token against the features' current credential state. */
+export function createCallerResolver(lookups: AuthLookups, tokens: TokenService, credentials: CredentialStore): CallerResolver {
   const current = (claims: TokenClaims): Caller | null => {
     const id = Number(claims.sub);
     switch (claims.typ) {
       case "developer": {
-        return userKeyVersion(db, id) === claims.ver ? { kind: "developer", userId: id, teamId: claims.tid } : null;
+        const ok = lookups.developers.keyVersion(id) === claims.ver && lookups.teams.isMember(id, claims.tid);
+        return ok ? { kind: "developer", userId: id, teamId: claims.tid } : null;
       }
       case "service": {
-        const row = serviceAccountState(db, id);
-        const ok = row?.version === claims.ver && row.playerCreate && row.teamId === claims.tid;
+        const state = lookups.serviceAccounts.state(id);
+        const ok = state?.version === claims.ver && state.playerCreate && state.teamId === claims.tid;
         return ok ? { kind: "service", serviceAccountId: id, teamId: claims.tid } : null;
       }
       case "player": {
         if (claims.sa === undefined) return null;
-        const row = playerState(db, id);
-        if (row?.version !== claims.ver || row.teamId !== claims.tid) return null;
+        const state = lookups.players.state(id);
+        if (state?.version !== claims.ver || state.teamId !== claims.tid) return null;
         // The service account that logged the player in must still exist.
-        if (serviceAccountState(db, claims.sa)?.teamId !== claims.tid) return null;
+        if (lookups.serviceAccounts.state(claims.sa)?.teamId !== claims.tid) return null;
         return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
+      }
+      case "operator": {
+        // Rotating or deleting the operator key changes or removes its version: its tokens end at once.
+        return claims.tid === 0 && lookups.operators.version(id) === claims.ver ? { kind: "operator", operatorKeyId: id } : null;
       }
     }
   };
@@ -60,7 +67,7 @@ export function createCallerResolver(db: Db, tokens: TokenService, credentials: 
       if (!value.startsWith("hoot_")) return fromToken(value);
       const user = credentials.developer(value);
       if (!user) return null;
-      const teams = listTeamsOfUser(db, user.id);
+      const teams = lookups.teams.teamsOf(user.id);
       if (teams.length === 0) return null;
       if (teams.length > 1) {
         throw new InvalidRequest(

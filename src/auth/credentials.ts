@@ -1,54 +1,51 @@
 /**
- * Turns a presented secret into a known credential row. Rules: the key must parse (format and checksum)
+ * Turns a presented secret into a known credential. Rules: the key must parse (format and checksum)
  * before any lookup; a key of another environment is refused by name; the row is found by keyed hash and
  * the stored ciphertext is decrypted and compared in constant time, so a hash collision or a tampered row
  * cannot let a wrong key in. Every function returns null on any mismatch, without saying which check failed.
  */
 import { WrongEnvironment } from "../errors.ts";
-import type { Db } from "../db/client.ts";
-import type { Player, ServiceAccount, User } from "../db/schema.ts";
-import { findUserByKeyHash } from "../users/repo.ts";
-import { findServiceAccountByKeyHash } from "../service-accounts/repo.ts";
-import { findPlayerByFederatedHash } from "../players/repo.ts";
 import { parseKey, type KeyKind } from "./keys.ts";
 import { safeEqual, type Secrets } from "./secrets.ts";
+import type { AuthLookups, SealedCredential, ServiceAccountState } from "./lookups.ts";
+
+export type DeveloperCredential = SealedCredential;
+export type ServiceAccountCredential = SealedCredential & ServiceAccountState;
+export type PlayerCredential = SealedCredential & { teamId: number };
+export type OperatorCredential = { id: number; version: number };
 
 export interface CredentialStore {
   /** The kind of a well-formed key of this environment; throws WrongEnvironment for another environment's key. */
   kindOf(value: string): KeyKind | null;
-  developer(key: string): User | null;
-  serviceAccount(key: string): ServiceAccount | null;
-  player(federatedId: string): Player | null;
+  developer(key: string): DeveloperCredential | null;
+  serviceAccount(key: string): ServiceAccountCredential | null;
+  player(federatedId: string): PlayerCredential | null;
+  operator(key: string): OperatorCredential | null;
 }
 
-/** A credential store over `db`, comparing against ciphertext decrypted with `secrets`. */
-export function createCredentialStore(db: Db, secrets: Secrets, env: string): CredentialStore {
-  const matches = (presented: string, sealed: Uint8Array) => {
-    const stored = secrets.decrypt(sealed);
-    return stored !== null && safeEqual(stored, presented);
-  };
+/** A credential store over the features' lookups, comparing against ciphertext decrypted with `secrets`. */
+export function createCredentialStore(lookups: AuthLookups, secrets: Secrets, env: string): CredentialStore {
   const kindOf = (value: string): KeyKind | null => {
     const parsed = parseKey(value);
     if (!parsed) return null;
     if (parsed.env !== env) throw new WrongEnvironment(parsed.env, env);
     return parsed.kind;
   };
+  // The same three steps for every kind: well-formed key of the right kind, row by keyed hash, constant-time compare.
+  const find = <T extends SealedCredential>(kind: KeyKind, presented: string, byHash: (hash: string) => T | null): T | null => {
+    if (kindOf(presented) !== kind) return null;
+    const row = byHash(secrets.lookupHash(presented));
+    if (!row) return null;
+    const stored = secrets.decrypt(row.sealed);
+    return stored !== null && safeEqual(stored, presented) ? row : null;
+  };
   return {
     kindOf,
-    developer(key) {
-      if (kindOf(key) !== "dk") return null;
-      const user = findUserByKeyHash(db, secrets.lookupHash(key));
-      return user && matches(key, user.apiKeyEnc) ? user : null;
-    },
-    serviceAccount(key) {
-      if (kindOf(key) !== "sk") return null;
-      const sa = findServiceAccountByKeyHash(db, secrets.lookupHash(key));
-      return sa && matches(key, sa.keyEnc) ? sa : null;
-    },
-    player(federatedId) {
-      if (kindOf(federatedId) !== "fid") return null;
-      const player = findPlayerByFederatedHash(db, secrets.lookupHash(federatedId));
-      return player && matches(federatedId, player.federatedIdEnc) ? player : null;
-    },
+    developer: (key) => find("dk", key, (hash) => lookups.developers.byKeyHash(hash)),
+    serviceAccount: (key) => find("sk", key, (hash) => lookups.serviceAccounts.byKeyHash(hash)),
+    player: (federatedId) => find("fid", federatedId, (hash) => lookups.players.byFederatedHash(hash)),
+    // Found by keyed hash alone: HMAC-SHA256 under a server-only key cannot collide by accident, and no
+    // ciphertext is kept to compare against (see operator/repo.ts).
+    operator: (key) => (kindOf(key) === "op" ? lookups.operators.byKeyHash(secrets.lookupHash(key)) : null),
   };
 }

@@ -2,19 +2,19 @@
  * Credential strings. Format: `hoot_<env>_<kind>_<body><check>`
  *   env   the deployment's environment label (dev, staging, production…), so a key pasted into the wrong
  *         deployment is refused with a message that says so;
- *   kind  dk = developer key, sk = service account key, fid = federated id;
+ *   kind  dk = developer key, sk = service account key, fid = federated id, op = operator key;
  *   body  32 base62 characters from 24 random bytes (192 bits);
  *   check 6 base62 characters of CRC32 over everything before it, so secret scanners can tell a real key
  *         from a look-alike and a mistyped key is refused before any database lookup.
  * `parseKey` returns null for anything malformed, without saying which check failed.
  */
 
-export type KeyKind = "dk" | "sk" | "fid";
+export type KeyKind = "dk" | "sk" | "fid" | "op";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BODY_LENGTH = 32;
 const CHECK_LENGTH = 6;
-const PATTERN = /^hoot_([a-z][a-z0-9]{0,15})_(dk|sk|fid)_([0-9A-Za-z]{38})$/;
+const PATTERN = /^hoot_([a-z][a-z0-9]{0,15})_(dk|sk|fid|op)_([0-9A-Za-z]{38})$/;
 
 /** A new random key of `kind` for environment `env`, e.g. `hoot_dev_dk_…`. */
 export function generateKey(kind: KeyKind, env: string): string {

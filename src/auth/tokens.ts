@@ -1,10 +1,10 @@
 /**
  * Access tokens. Data model: an HS256 JWT whose claims name the credential that minted it and that
  * credential's version:
- *   typ  "developer" | "service" | "player"
- *   sub  user id (developer), service account id (service), player id (player)
- *   tid  team id the token acts for
- *   ver  version of the minting credential (user key, service account, player federated id)
+ *   typ  "developer" | "service" | "player" | "operator"
+ *   sub  user id (developer), service account id (service), player id (player), operator key id (operator)
+ *   tid  team id the token acts for; 0 for operator tokens, which act for the whole deployment
+ *   ver  version of the minting credential (user key, service account, player federated id, operator key)
  *   sa   (player tokens) id of the service account whose key logged the player in
  * Rules: only HS256 is accepted (no `none`, no HS512: algorithm confusion); `exp` is required; the claims
  * must match the schema exactly; the caller then checks `ver` against the database on every use, which
@@ -15,9 +15,10 @@ import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
 export const TokenClaims = Type.Object({
-  typ: Type.Union([Type.Literal("developer"), Type.Literal("service"), Type.Literal("player")]),
+  typ: Type.Union([Type.Literal("developer"), Type.Literal("service"), Type.Literal("player"), Type.Literal("operator")]),
   sub: Type.String({ pattern: "^[0-9]{1,15}$" }),
-  tid: Type.Integer({ minimum: 1 }),
+  // 0 only in operator tokens: no team row has id 0, so a team-scoped check can never accept it.
+  tid: Type.Integer({ minimum: 0 }),
   ver: Type.Integer({ minimum: 1 }),
   sa: Type.Optional(Type.Integer({ minimum: 1 })),
   exp: Type.Number(),

@@ -6,8 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps.ts";
-import { teams } from "../db/schema.ts";
-import { createTeam } from "../teams/service.ts";
+import { createTeam, hasAnyTeam } from "../teams/service.ts";
 import { createDeveloper } from "../users/service.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";
 
@@ -22,7 +21,7 @@ export interface DevCredentials {
 /** Creates the dev credentials when `env` is dev and no team exists; returns them (or null) and the file path. */
 export function bootstrapDev(deps: Pick<Deps, "db" | "secrets" | "config" | "revocations">): { credentials: DevCredentials; path: string } | null {
   if (deps.config.env !== "dev") return null;
-  if (deps.db.select({ id: teams.id }).from(teams).limit(1).get()) return null;
+  if (hasAnyTeam(deps)) return null;
   // One transaction: a failure half-way leaves the database empty, so the next start tries again.
   const { team, dev, sa } = deps.db.transaction(() => {
     const team = createTeam(deps, "dev");

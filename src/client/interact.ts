@@ -9,18 +9,18 @@
  *   for await (const event of client.interact("Hi Ollie!")) if (event.event === "text") process.stdout.write(event.text);
  *   client.close();
  */
+import type { ErrorCode } from "../errors.ts";
+import type { InteractEventPayload } from "../interact/protocol.ts";
 import { login } from "./http.ts";
 
-export type InteractEvent =
-  | { event: "interaction_started" }
-  | { event: "text"; text: string }
-  | { event: "audio"; audio: string; mime_type: string; sample_rate: number; seq: number; text: string }
-  | { event: "data"; data: Record<string, unknown> }
-  | { event: "safety_policy"; category: string; action: string }
-  | { event: "text_complete"; text: string }
-  | { event: "audio_complete" }
-  | { event: "interaction_complete" }
-  | { event: "interaction_error"; error: string; code: string };
+/** Codes the client itself reports when it cannot reach the server. */
+export type ClientErrorCode = "connection_failed" | "connection_lost";
+
+/**
+ * One event of an interaction, as the server sends it (the wire types come from the server's own schemas,
+ * imported as types only), plus the client's own `interaction_error` when the connection fails or drops.
+ */
+export type InteractEvent = Exclude<InteractEventPayload, { event: "interaction_error" }> | { event: "interaction_error"; error: string; code: ErrorCode | ClientErrorCode };
 
 export interface InteractClientOptions {
   /** The HTTP base URL (`https://host`, or `https://host/api`); the socket is `/interact` on the same host. */
@@ -42,17 +42,28 @@ export interface Interaction extends AsyncIterable<InteractEvent> {
 
 type Message = Record<string, unknown> & { type?: string; kind?: string; uid?: string };
 
+/** A stream or a request in flight, bound to the socket it was sent on: only that socket's loss ends it. */
+interface Stream {
+  socket: WebSocket | null;
+  push(message: Message | null): void;
+}
+interface Waiter {
+  socket: WebSocket;
+  resolve(message: Message): void;
+  reject(error: Error): void;
+}
+
 export class InteractClient {
   private ws: WebSocket | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private closedByUser = false;
-  private readonly waiting = new Map<string, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
-  private readonly streams = new Map<string, (m: Message | null) => void>();
+  private readonly waiting = new Map<string, Waiter>();
+  private readonly streams = new Map<string, Stream>();
   private connecting: Promise<void> | null = null;
 
   constructor(private readonly options: InteractClientOptions) {}
 
-  /** Logs in, opens the socket, authenticates and configures. */
+  /** Logs in, opens the socket, authenticates and configures (again after `close()`). */
   connect(): Promise<void> {
     this.closedByUser = false;
     if (this.ws?.readyState === WebSocket.OPEN && !this.connecting) return Promise.resolve();
@@ -64,12 +75,19 @@ export class InteractClient {
     const uid = crypto.randomUUID();
     const queue: (Message | null)[] = [];
     let wake: (() => void) | null = null;
-    this.streams.set(uid, (m) => {
-      queue.push(m);
-      wake?.();
+    const stream: Stream = {
+      socket: null,
+      push: (m) => {
+        queue.push(m);
+        wake?.();
+      },
+    };
+    this.streams.set(uid, stream);
+    const ready = this.connect().then(() => {
+      // Bound to the socket it goes out on, so a late close event of an earlier socket cannot end it.
+      stream.socket = this.ws;
+      if (!this.send({ type: "stream", kind: "interact", uid, client_start_time: new Date().toISOString(), text, context: options.context ?? {}, audio_output: options.audioOutput ?? true })) stream.push(null);
     });
-    const send = () => this.send({ type: "stream", kind: "interact", uid, client_start_time: new Date().toISOString(), text, context: options.context ?? {}, audio_output: options.audioOutput ?? true });
-    const ready = this.connect().then(send);
     const streams = this.streams;
     const client = this;
     return {
@@ -94,7 +112,7 @@ export class InteractClient {
             }
             if (m.kind === "close") return;
             if (m.kind === "error") {
-              yield { event: "interaction_error", error: String(m.error), code: String(m.code) };
+              yield { event: "interaction_error", error: String(m.error), code: m.code as ErrorCode };
               // A refused request ends there; a failed stream still sends its close.
               if (m.type === "response") return;
               continue;
@@ -108,21 +126,24 @@ export class InteractClient {
     };
   }
 
-  /** Closes the socket for good. */
+  /** Closes the socket; a later `connect()` or `interact()` opens a new one. */
   close(): void {
     this.closedByUser = true;
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    this.ws?.close(1000, "bye");
+    const ws = this.ws;
+    // Forget the socket now: its close event comes later, maybe after a new socket is already in use.
+    this.ws = null;
+    ws?.close(1000, "bye");
   }
 
   private async open(): Promise<void> {
     const token = await this.login();
     const ws = new WebSocket(wsUrl(this.options.baseUrl));
-    this.ws = ws;
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error("could not open the interact socket"));
     });
+    this.ws = ws;
     ws.onmessage = (e) => this.dispatch(JSON.parse(String(e.data)) as Message);
     ws.onclose = () => this.dropped(ws);
     try {
@@ -130,6 +151,7 @@ export class InteractClient {
       await this.request("set_configuration", { config: this.options.config });
     } catch (error) {
       // Refused or dropped before it was ready: close so a later connect() starts afresh.
+      if (this.ws === ws) this.ws = null;
       ws.close();
       throw error;
     }
@@ -154,19 +176,27 @@ export class InteractClient {
       await this.request("authenticate", { access_token: token.access_token });
       this.scheduleRefresh(token.expires_in);
     } catch {
+      if (this.closedByUser) return;
       // Try again shortly; the socket stays up on the old token until it expires.
       this.refreshTimer = setTimeout(() => void this.refresh(), 5000);
     }
   }
 
+  /** `ws` closed: end what was sent on it; reconnect if it was the current socket and nobody asked to close. */
   private dropped(ws: WebSocket): void {
+    for (const [uid, stream] of this.streams) {
+      if (stream.socket !== ws) continue;
+      this.streams.delete(uid);
+      stream.push(null);
+    }
+    // Requests still waiting for an answer will never get one on this socket.
+    for (const [uid, waiter] of this.waiting) {
+      if (waiter.socket !== ws) continue;
+      this.waiting.delete(uid);
+      waiter.reject(new Error("the connection was lost"));
+    }
     if (ws !== this.ws) return;
     this.ws = null;
-    for (const end of this.streams.values()) end(null);
-    this.streams.clear();
-    // Requests still waiting for an answer will never get one on this socket.
-    for (const waiter of this.waiting.values()) waiter.reject(new Error("the connection was lost"));
-    this.waiting.clear();
     if (this.closedByUser || this.options.reconnect === false) return;
     const retry = (delay: number) =>
       setTimeout(() => {
@@ -178,8 +208,10 @@ export class InteractClient {
 
   private request(kind: string, fields: Record<string, unknown>): Promise<Message> {
     const uid = crypto.randomUUID();
+    const socket = this.ws;
+    if (!socket) return Promise.reject(new Error("the connection was lost"));
     return new Promise((resolve, reject) => {
-      this.waiting.set(uid, { resolve: (m) => (m.kind === "error" ? reject(new Error(String(m.error))) : resolve(m)), reject });
+      this.waiting.set(uid, { socket, resolve: (m) => (m.kind === "error" ? reject(new Error(String(m.error))) : resolve(m)), reject });
       this.send({ type: "request", kind, uid, client_start_time: new Date().toISOString(), ...fields });
     });
   }
@@ -192,11 +224,14 @@ export class InteractClient {
       waiter.resolve(m);
       return;
     }
-    this.streams.get(uid)?.(m);
+    this.streams.get(uid)?.push(m);
   }
 
-  private send(message: Message): void {
-    this.ws?.send(JSON.stringify(message));
+  /** Sends on the open socket; false when there is none. */
+  private send(message: Message): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
   }
 }
 

@@ -85,10 +85,145 @@ export const conversationMessages = sqliteTable(
       .notNull()
       .references(() => players.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    /** Plain text of rows written before encryption at rest; "" once `text_enc` holds the words. */
     text: text("text").notNull(),
+    /** The words, AES-256-GCM with the deployment key (src/conversations/cipher.ts); null only on old rows. */
+    textEnc: blob("text_enc", { mode: "buffer" }),
     createdAt: createdAt(),
   },
   (table) => [index("conversation_player").on(table.playerId, table.id), index("conversation_created").on(table.createdAt)],
+);
+
+/**
+ * Operator keys (`hoot admin create-operator-key`): deployment-wide administration over HTTP. Only the keyed
+ * lookup hash is stored: the key is shown once and never again, so there is nothing to decrypt.
+ */
+export const operatorKeys = sqliteTable("operator_keys", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  keyHash: text("key_hash").notNull().unique(),
+  version: integer("version").notNull().default(1),
+  createdAt: createdAt(),
+});
+
+// --- Developer console (src/console) ---
+
+/**
+ * A signed-in console browser. The cookie holds a random token; only its keyed hash is stored. `keyVersion`
+ * is the user's key version at sign-in: a rotated key ends the session. Ends at `expiresAt` (absolute) or
+ * after the idle lifetime since `lastSeenAt`, whichever comes first.
+ */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    keyVersion: integer("key_version").notNull(),
+    method: text("method", { enum: ["oidc", "api_key"] }).notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "number" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (table) => [index("console_sessions_user").on(table.userId), index("console_sessions_expires").on(table.expiresAt)],
+);
+
+/**
+ * A single sign-on started and not yet finished (console browser or the Python SDK's loopback flow), found by
+ * the keyed hash of its `state`. The PKCE verifier is stored encrypted; `browserHash` binds a console sign-in
+ * to the browser that started it. Used once, then deleted.
+ */
+export const consoleLogins = sqliteTable(
+  "console_logins",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    purpose: text("purpose", { enum: ["console", "sdk"] }).notNull(),
+    browserHash: text("browser_hash"),
+    codeVerifierEnc: blob("code_verifier_enc", { mode: "buffer" }).notNull(),
+    nonce: text("nonce").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (table) => [index("console_logins_expires").on(table.expiresAt)],
+);
+
+/** An e-mail invited to a team: whoever signs in with that verified e-mail joins the team. */
+export const consoleInvitations = sqliteTable(
+  "console_invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    invitedBy: integer("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("console_invitations_team_email").on(table.teamId, table.email), index("console_invitations_email").on(table.email)],
+);
+/**
+ * Facts about the deployment, by name. `key_check` proves which secret key made the stored credentials and
+ * conversations, so a server started with another key refuses to start instead of answering 401 to everyone.
+ */
+export const hootMeta = sqliteTable("hoot_meta", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
+// --- child safety (issue 11): team policies and incidents ---
+
+/**
+ * A team's own safety policy: a validated TeamPolicyBody (src/engine/safety/policy/model.ts) stored as JSON.
+ * `version` grows with every change, so compiled copies are cached by (id, version) and a session keeps the
+ * copy it resolved until it reconfigures.
+ */
+export const safetyPolicies = sqliteTable(
+  "safety_policies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    body: text("body").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (table) => [uniqueIndex("safety_policies_team_name").on(table.teamId, table.name)],
+);
+
+/**
+ * A safety escalation (self-harm or abuse disclosed, grooming in a reply, repeated boundary testing): who,
+ * what kind, which way, when and in which session; never the child's words or the model's. Deleted with
+ * the player (and with the team).
+ */
+export const safetyIncidents = sqliteTable(
+  "safety_incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    playerId: integer("player_id")
+      .notNull()
+      .references(() => players.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    category: text("category").notNull(),
+    action: text("action").notNull(),
+    direction: text("direction", { enum: ["input", "output"] }).notNull(),
+    policy: text("policy").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("safety_incidents_team").on(table.teamId, table.id), index("safety_incidents_player").on(table.playerId, table.id)],
 );
 
 export type Team = typeof teams.$inferSelect;
@@ -96,3 +231,10 @@ export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
 export type Player = typeof players.$inferSelect;
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
+export type OperatorKey = typeof operatorKeys.$inferSelect;
+
+export type ConsoleSession = typeof consoleSessions.$inferSelect;
+export type ConsoleLogin = typeof consoleLogins.$inferSelect;
+export type ConsoleInvitation = typeof consoleInvitations.$inferSelect;
+export type SafetyPolicyRow = typeof safetyPolicies.$inferSelect;
+export type SafetyIncident = typeof safetyIncidents.$inferSelect;

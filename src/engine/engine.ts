@@ -1,40 +1,49 @@
 /**
- * The Engine the interact socket uses (contract in types.ts): one `runTurn` per interaction, the voice list
- * for configuration checks, and `close` for shutdown. Holds no per-player state: the socket passes history.
+ * The Engine (contract in types.ts): one `runTurn` per interaction, the voice list for configuration checks,
+ * and `close` for shutdown. Holds no per-player state: the caller passes history in and stores what it wants.
+ * It takes its own small options object; src/engine-wiring.ts maps the app's settings onto it.
  */
-import pino from "pino";
-import type { Config } from "../config.ts";
-import type { Logger } from "../log.ts";
 import type { LlmProvider } from "./llm/types.ts";
-import { passThroughSafety, type SafetyStage } from "./safety/index.ts";
+import type { StreamTimeouts } from "./llm/timeouts.ts";
+import { silentLogger, type EngineLogger } from "./logger.ts";
+import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
 import type { Engine } from "./types.ts";
 
-export interface EngineDeps {
-  config: Config;
+export interface EngineOptions {
   llm: LlmProvider;
-  /** Null: no audio is produced (audio_complete is still sent when audio was asked for). */
+  /** Null: no audio is produced (the `complete` frame still says audio was asked for). */
   tts: TtsProvider | null;
-  logger?: Logger;
-  /** The safety stage; pass-through until a policy exists. */
+  logger?: EngineLogger;
+  /** The safety stage (default: the output gate driven by each turn's `TurnInput.safety`). */
   safety?: SafetyStage;
+  /** Characters of remembered conversation the model sees (default 6000). */
+  historyBudgetChars?: number;
+  /** How long to wait for the model's first token and between tokens (default 15 s and 10 s). */
+  llmTimeouts?: StreamTimeouts;
 }
 
 /**
  * Builds the engine. It owns `llm` and `tts` from then on: `close()` closes them.
- * @example const engine = createEngine({ config, llm: createLlmProvider(config), tts, logger })
+ * @example const engine = createEngine({ llm: createLocalLlm({ tokensPerSecond: 30 }), tts: null })
  */
-export function createEngine(deps: EngineDeps): Engine {
-  const logger = deps.logger ?? pino({ level: "silent" });
-  const safety = deps.safety ?? passThroughSafety;
+export function createEngine(options: EngineOptions): Engine {
+  const logger = options.logger ?? silentLogger;
+  const deps = {
+    llm: options.llm,
+    tts: options.tts,
+    safety: options.safety ?? turnSafetyStage,
+    historyBudgetChars: options.historyBudgetChars ?? 6000,
+    llmTimeouts: options.llmTimeouts ?? { firstTokenMs: 15_000, stallMs: 10_000 },
+  };
   let turns = 0;
   let closing: Promise<void> | null = null;
   return {
-    runTurn: (input) => runTurn(input, { config: deps.config, llm: deps.llm, tts: deps.tts, safety, logger: logger.child({ turn: ++turns }) }),
-    voices: () => deps.tts?.voices() ?? [],
+    runTurn: (input) => runTurn(input, { ...deps, logger: logger.child({ turn: ++turns }) }),
+    voices: () => options.tts?.voices() ?? [],
     close: () => {
-      closing ??= Promise.allSettled([deps.llm.close(), deps.tts?.close()]).then(() => {});
+      closing ??= Promise.allSettled([options.llm.close(), options.tts?.close()]).then(() => {});
       return closing;
     },
   };

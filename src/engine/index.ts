@@ -1,18 +1,22 @@
 /**
- * The turn engine: prompt assembly -> language model -> chunker -> safety -> speech -> events.
+ * The turn engine, a library with no knowledge of the app around it: it imports nothing from src/config.ts,
+ * src/interact or any feature folder. One turn is prompt assembly -> language model -> chunker -> safety ->
+ * speech, and comes out as typed frames (frames.ts).
  *
  * @example
- *   const engine = createEngine({ config, llm: createLlmProvider(config), tts, logger });
- *   for await (const event of engine.runTurn(input)) send(event);
+ *   const engine = createEngine({ llm: createLocalLlm({ tokensPerSecond: 30 }), tts: null });
+ *   for await (const frame of engine.runTurn(input)) if (frame.type === "text") show(frame.text);
  */
-export { createEngine, type EngineDeps } from "./engine.ts";
+export { createEngine, type EngineOptions } from "./engine.ts";
 export { runTurn, type TurnDeps } from "./turn.ts";
-export { toInteractionError, type InteractionError } from "./turn-errors.ts";
-export type { TextFrame, SpeechFrame, NoticeFrame, ReplyFrame, AudioFrame, OutputFrame } from "./frames.ts";
+export { toErrorFrame } from "./turn-errors.ts";
+export { TURN_ERROR_CODES } from "./frames.ts";
+export type { TextFrame, SpeechFrame, NoticeFrame, DataFrame, ReplyFrame, AudioFrame, ErrorFrame, CompleteFrame, TurnFrame, TurnErrorCode } from "./frames.ts";
+export { silentLogger, type EngineLogger } from "./logger.ts";
 export * from "./llm/index.ts";
 export { SentenceChunker, chunkStage, type ChunkerOptions } from "./chunker/index.ts";
 export { assemblePrompt, fillTemplate, trimHistory, findCharacter, isSpeakFirst, PREAMBLE, type AssembledPrompt, type PromptInput, type Character } from "./prompt/index.ts";
-export { passThroughSafety, type SafetyStage, type SafetyTurn } from "./safety/index.ts";
-export { speechStage, speakableText, type SpeechOptions } from "./speech/index.ts";
-export { Channel, childController, sleep } from "./pipeline/index.ts";
-export type { Engine, TurnInput, TurnEvent, TurnConfig, Context, ContextValue, HistoryMessage, VoiceProfile, AudioFormat } from "./types.ts";
+export { passThroughSafety, turnSafetyStage, scriptedReply, SAFETY_POLICIES, DEFAULT_SAFETY_POLICY, findSafetyPolicy, safetyPolicyNames, type SafetyStage, type SafetyTurn, type TurnSafety, type SafetyPolicyInfo } from "./safety/index.ts";
+export { speechStage, speakableText, isSpeakable, type SpeechOptions } from "./speech/index.ts";
+export { Channel, childController, sleep, untilAborted } from "./pipeline/index.ts";
+export type { Engine, TurnInput, TurnConfig, Context, ContextValue, HistoryMessage, VoiceProfile, AudioFormat } from "./types.ts";

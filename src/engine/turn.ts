@@ -2,44 +2,49 @@
  * One turn, wired as a pipeline of stages over typed frames:
  *
  *   prompt -> llm (timeouts, one retry) -> chunker -> safety -> split
- *      text/notice frames --------------------------------------> output
+ *      text/notice/data frames ---------------------------------> output
  *      speech frames -> sentences -> speech stage -> audio -------> output
  *
- * Two pumps write into one output queue, so text is never held back by audio. The reader (this generator)
- * turns frames into events, then adds text_complete and audio_complete. Rules it keeps:
+ * Two loops (pumps) write into one output Channel, so text is never held back by audio; this generator reads
+ * the output and ends with a `complete` frame. Rules it keeps:
  * - when `input.signal` aborts, nothing more is yielded: the output queue drops what it holds and releases
  *   the reader at once, and the turn's own signal stops the model request and every synthesis;
- * - a failure anywhere yields one interaction_error after the frames already produced, stops every stage, and
+ * - a failure anywhere yields one error frame after the frames already produced, stops every stage, and
  *   ends the turn; the turn never throws for provider failures;
- * - every stage is stopped in `finally`, also when the consumer walks away early.
+ * - every stage is stopped in `finally`, also when the consumer walks away early, and the pumps are awaited
+ *   there (as LiveKit's stream adapters do), so no loop of a finished turn is still running.
  */
-import type { Config } from "../config.ts";
-import type { Logger } from "../log.ts";
 import { chunkStage } from "./chunker/index.ts";
-import type { OutputFrame, ReplyFrame } from "./frames.ts";
+import type { ReplyFrame, TurnFrame } from "./frames.ts";
 import { llmStage } from "./llm/stage.ts";
 import type { LlmProvider } from "./llm/types.ts";
+import type { StreamTimeouts } from "./llm/timeouts.ts";
+import type { EngineLogger } from "./logger.ts";
 import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
-import type { SafetyStage } from "./safety/index.ts";
+import { scriptedReply, type SafetyStage } from "./safety/index.ts";
 import { speechStage } from "./speech/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
-import { toInteractionError } from "./turn-errors.ts";
-import type { TurnEvent, TurnInput } from "./types.ts";
+import { toErrorFrame } from "./turn-errors.ts";
+import type { TurnInput } from "./types.ts";
 
 export interface TurnDeps {
-  config: Pick<Config, "historyBudgetChars" | "llmFirstTokenTimeoutMs" | "llmStallTimeoutMs">;
   llm: LlmProvider;
   tts: TtsProvider | null;
   safety: SafetyStage;
-  logger: Logger;
+  logger: EngineLogger;
+  /** Characters of remembered conversation the model sees. */
+  historyBudgetChars: number;
+  llmTimeouts: StreamTimeouts;
 }
 
+type OutputFrame = Exclude<TurnFrame, { type: "error" | "complete" }>;
+
 /**
- * Runs one turn and yields its events in wire order.
- * @example for await (const event of runTurn(input, deps)) socket.send(event)
+ * Runs one turn and yields its frames in order.
+ * @example for await (const frame of runTurn(input, deps)) send(toWire(frame, stamp))
  */
-export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator<TurnEvent> {
+export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator<TurnFrame> {
   if (input.signal.aborted) return;
   const began = performance.now();
   const { controller, dispose } = childController(input.signal);
@@ -51,81 +56,70 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
   };
 
-  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.config.historyBudgetChars);
+  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
-  const request = { messages: prompt.messages, temperature: input.config.temperature, signal, hints: prompt.hints };
-  const timeouts = { firstTokenMs: deps.config.llmFirstTokenTimeoutMs, stallMs: deps.config.llmStallTimeoutMs };
-  const tokens = llmStage(deps.llm, request, timeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
-  const frames = deps.safety.run(chunkStage(tokens), { signal, context: input.context, languageCode: input.config.language_code });
+  const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
+  // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
+  // checked again; otherwise the turn's TurnSafety gates the model's reply sentence by sentence.
+  const scripted = input.reply !== undefined;
+  const tokens = scripted
+    ? scriptedReply(input.reply as string)
+    : llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
+  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
+  const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
   const sentences = input.audioOutput && deps.tts ? new Channel<string>(signal) : null;
-  const pumps = [pumpReply(frames, out, sentences, fail)];
+  const pumps = [pump(split(frames, sentences), out, fail)];
   if (sentences && deps.tts) {
-    const audio = speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal });
-    pumps.push(pumpAudio(audio, out, fail));
+    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal }), out, fail));
   }
-  void Promise.all(pumps).then(() => out.close());
+  const pumped = Promise.all(pumps).then(() => out.close());
 
   try {
     let reply = "";
-    let seq = 0;
     for await (const frame of out) {
       if (input.signal.aborted) break;
       if (frame.type === "text") {
         if (stats.firstTextMs < 0) stats.firstTextMs = performance.now() - began;
         reply += frame.text;
-        yield { event: "text", text: frame.text };
       } else if (frame.type === "audio") {
         if (stats.firstAudioMs < 0) stats.firstAudioMs = performance.now() - began;
         stats.audioChunks++;
-        const { data, mimeType, sampleRate } = frame.chunk;
-        const audio = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
-        yield { event: "audio", audio, mime_type: mimeType, sample_rate: sampleRate, seq: seq++, text: frame.text };
-      } else {
-        yield { event: "safety_policy", category: frame.category, action: frame.action };
       }
+      yield frame;
     }
     stats.replyChars = reply.length;
-    if (input.signal.aborted) {
-      stats.outcome = "interrupted";
-      return;
-    }
-    yield { event: "text_complete", text: reply };
-    if (input.audioOutput) yield { event: "audio_complete" };
+    if (input.signal.aborted) return;
+    yield { type: "complete", text: reply, audio: input.audioOutput };
   } catch (error) {
-    if (input.signal.aborted) {
-      stats.outcome = "interrupted";
-      return;
-    }
-    const event = toInteractionError(error);
-    stats.outcome = event.code;
-    deps.logger.warn({ code: event.code, category: (error as { category?: string }).category }, "turn failed");
-    yield event;
+    if (input.signal.aborted) return;
+    const frame = toErrorFrame(error);
+    stats.outcome = frame.code;
+    deps.logger.warn({ code: frame.code, category: (error as { category?: string }).category }, "turn failed");
+    yield frame;
   } finally {
     if (input.signal.aborted && stats.outcome === "complete") stats.outcome = "interrupted";
     controller.abort();
+    // Every stage has been told to stop; their loops end promptly (each honours the signal or is raced against it).
+    await pumped;
     dispose();
     deps.logger.info({ ...stats, totalMs: Math.round(performance.now() - began) }, "turn finished");
   }
 }
 
-/** Sends text and notice frames to the output and speech frames to the speech stage. */
-async function pumpReply(frames: AsyncIterable<ReplyFrame>, out: Channel<OutputFrame>, sentences: Channel<string> | null, fail: (e: unknown) => void): Promise<void> {
-  try {
-    for await (const frame of frames) {
-      if (frame.type === "speech") sentences?.push(frame.text);
-      else out.push(frame);
-    }
-    sentences?.close();
-  } catch (error) {
-    fail(error);
+/** Sends speech frames to the speech stage and passes every other reply frame on; closes the sentences at the end. */
+async function* split(frames: AsyncIterable<ReplyFrame>, sentences: Channel<string> | null): AsyncGenerator<OutputFrame> {
+  for await (const frame of frames) {
+    if (frame.type === "speech") sentences?.push(frame.text);
+    else yield frame;
   }
+  sentences?.close();
 }
 
-/** Sends the speech stage's audio frames to the output. */
-async function pumpAudio(audio: AsyncIterable<OutputFrame>, out: Channel<OutputFrame>, fail: (e: unknown) => void): Promise<void> {
+/** Copies a stage's frames into the output; a failure fails the turn. Never rejects. */
+async function pump(frames: AsyncIterable<OutputFrame>, out: Channel<OutputFrame>, fail: (e: unknown) => void): Promise<void> {
   try {
-    for await (const frame of audio) out.push(frame);
+    for await (const frame of frames) out.push(frame);
   } catch (error) {
     fail(error);
   }

@@ -1,11 +1,12 @@
 /**
- * The contract between the interact socket (src/interact) and the turn engine (src/engine).
+ * The engine's contract with whoever runs it (the interact socket, a benchmark, a test).
  *
- * The socket owns the session: who the player is, the configuration, sending, backpressure, history storage.
- * The engine owns one turn: prompt assembly -> language model -> chunker -> [safety] -> [speech] -> events.
- * The socket sends `interaction_started` itself, forwards every TurnEvent in order, and always ends with
- * `interaction_complete` (unless an `interaction_error` was forwarded) and the stream `close`.
+ * The caller owns the session: who the player is, the configuration, storing history, the wire.
+ * The engine owns one turn: prompt assembly -> language model -> chunker -> safety -> speech -> frames.
+ * It yields TurnFrame values (frames.ts) and knows nothing of websockets, JSON or base64.
  */
+import type { TurnFrame } from "./frames.ts";
+import type { TurnSafety } from "./safety/safety-stage.ts";
 
 /** Values allowed in an interact `context`. */
 export type ContextValue = string | number | boolean;
@@ -19,13 +20,15 @@ export interface VoiceProfile {
 
 export type AudioFormat = "mp3" | "pcm16";
 
-/** The parts of the session configuration the engine reads (already validated by the socket). */
+/** The parts of the session configuration the engine reads (already validated by the caller). */
 export interface TurnConfig {
   prompt: string;
   temperature?: number;
   voice_profile?: VoiceProfile;
   audio_format: AudioFormat;
   language_code: string;
+  /** The safety policy's name (see safety/policies.ts); the safety stage reads it per turn. */
+  safety_policy: string;
 }
 
 /** One remembered message of the player's conversation, oldest first. */
@@ -44,22 +47,19 @@ export interface TurnInput {
   audioOutput: boolean;
   /** Aborted on interrupt, a new interact, socket close or shutdown. */
   signal: AbortSignal;
+  /** The caller's safety policy for this turn: gates the reply sentence by sentence (absent: not checked). */
+  safety?: TurnSafety;
+  /** A reply already decided (a safety policy's redirect line): said instead of calling the model. */
+  reply?: string;
 }
 
-/** Events of one turn, in the order they must be sent. Field names are the wire names (PROTOCOL.md section 2). */
-export type TurnEvent =
-  | { event: "text"; text: string }
-  | { event: "audio"; audio: string; mime_type: string; sample_rate: number; seq: number; text: string }
-  | { event: "safety_policy"; category: string; action: string }
-  | { event: "data"; data: Record<string, unknown> }
-  | { event: "text_complete"; text: string }
-  | { event: "audio_complete" }
-  | { event: "interaction_error"; error: string; code: string };
-
 export interface Engine {
-  /** Runs one turn. Stops promptly (without throwing) once `input.signal` is aborted. Never throws for provider failures: they become `interaction_error`. */
-  runTurn(input: TurnInput): AsyncIterable<TurnEvent>;
-  /** Names of the voices `voice_profile.voice_id` may take (for set_configuration validation). */
+  /**
+   * Runs one turn. Yields fragments, audio, notices and data, then one `complete` or one `error` frame.
+   * Once `input.signal` aborts it yields nothing more and ends promptly, without throwing.
+   */
+  runTurn(input: TurnInput): AsyncIterable<TurnFrame>;
+  /** Names of the voices `voice_profile.voice_id` may take (for configuration checks). */
   voices(): string[];
   /** Frees workers and connections. */
   close(): Promise<void>;

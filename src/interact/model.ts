@@ -1,8 +1,10 @@
 /**
- * The interact protocol's shapes (PROTOCOL.md section 2) as TypeBox schemas, and the checks that turn a
- * raw message into a typed request or a sentence naming what is wrong.
+ * What clients send on the interact socket (PROTOCOL.md section 2) as TypeBox schemas: the configuration and
+ * one schema per request kind. `checkRequest` turns a raw message into a `ClientRequest` (a union discriminated
+ * by `kind`) or a sentence naming the first bad field. A new request kind is one more entry in RequestSchemas
+ * and one more case in the session's switch (the compiler points at it).
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 
@@ -41,46 +43,65 @@ export type SessionConfig = Static<typeof ConfigSchema>;
 
 const ContextValue = Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean()]);
 
+function requestSchema<K extends string, P extends TProperties>(kind: K, fields: P, description: string) {
+  return Type.Object({ type: Type.Literal("request"), kind: Type.Literal(kind), ...Envelope, ...fields }, { additionalProperties: false, title: `${kind} request`, description });
+}
+
 export const RequestSchemas = {
-  authenticate: Type.Object({ type: Type.Literal("request"), kind: Type.Literal("authenticate"), ...Envelope, access_token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-  ping: Type.Object({ type: Type.Literal("request"), kind: Type.Literal("ping"), ...Envelope }, { additionalProperties: false }),
-  set_configuration: Type.Object({ type: Type.Literal("request"), kind: Type.Literal("set_configuration"), ...Envelope, config: Type.Unknown() }, { additionalProperties: false }),
-  merge_configuration: Type.Object({ type: Type.Literal("request"), kind: Type.Literal("merge_configuration"), ...Envelope, config: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
-  get_configuration: Type.Object({ type: Type.Literal("request"), kind: Type.Literal("get_configuration"), ...Envelope }, { additionalProperties: false }),
-  interrupt: Type.Object(
-    { type: Type.Literal("request"), kind: Type.Literal("interrupt"), ...Envelope, target_uid: Uid, at_character: Type.Optional(Type.Integer({ minimum: 0 })) },
-    { additionalProperties: false },
+  authenticate: requestSchema(
+    "authenticate",
+    { access_token: Type.String({ minLength: 1, maxLength: 4096, description: "A player access token from POST /api/auth/login." }) },
+    "Authenticates the socket as a player; may be sent again later with a fresh token of the same player.",
+  ),
+  ping: requestSchema("ping", {}, "Checks that the server answers; allowed before authentication."),
+  set_configuration: requestSchema("set_configuration", { config: Type.Unknown({ description: "The whole configuration (see the configuration schema)." }) }, "Replaces the whole configuration."),
+  merge_configuration: requestSchema(
+    "merge_configuration",
+    { config: Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one; null removes a field." }) },
+    "Deep-merges into the current configuration.",
+  ),
+  get_configuration: requestSchema("get_configuration", {}, "Asks for the current configuration."),
+  interrupt: requestSchema(
+    "interrupt",
+    {
+      target_uid: Uid,
+      at_character: Type.Optional(Type.Integer({ minimum: 0, description: "How much of the reply the client used; the history keeps only that much." })),
+    },
+    "Stops a running interaction at once; its stream sends its close.",
   ),
   interact: Type.Object(
     {
       type: Type.Literal("stream"),
       kind: Type.Literal("interact"),
       ...Envelope,
-      text: Type.String(),
-      context: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), ContextValue, { maxProperties: 100 })),
-      audio_output: Type.Optional(Type.Boolean()),
-      on_input: Type.Optional(Type.Array(Type.String())),
-      on_input_non_blocking: Type.Optional(Type.Array(Type.String())),
-      on_output: Type.Optional(Type.Array(Type.String())),
+      text: Type.String({ description: 'The child\'s words; "." asks the character to speak without new input.' }),
+      context: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), ContextValue, { maxProperties: 100, description: "Fills {{name}} in the prompt and is shown to the model." })),
+      audio_output: Type.Optional(Type.Boolean({ description: "Synthesize speech (default true)." })),
+      on_input: Type.Optional(Type.Array(Type.String(), { description: "Names of configured utilities to run on the input (none exist yet)." })),
+      on_input_non_blocking: Type.Optional(Type.Array(Type.String(), { description: "Utilities to run beside the reply (none exist yet)." })),
+      on_output: Type.Optional(Type.Array(Type.String(), { description: "Utilities to run on the reply (none exist yet)." })),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, title: "interact stream", description: "Starts an interaction: the reply streams back as events with this uid, then the stream's close." },
   ),
 };
 
 export type RequestKind = keyof typeof RequestSchemas;
 export type RequestOf<K extends RequestKind> = Static<(typeof RequestSchemas)[K]>;
+/** Any valid request, discriminated by `kind`. */
+export type ClientRequest = { [K in RequestKind]: RequestOf<K> }[RequestKind];
 
-const checks = Object.fromEntries(Object.entries(RequestSchemas).map(([k, s]) => [k, TypeCompiler.Compile(s)])) as { [K in RequestKind]: TypeCheck<(typeof RequestSchemas)[K]> };
+// A Map, so a client's `kind` can only ever find a schema (never "constructor" or "__proto__").
+const checks = new Map<string, TypeCheck<TSchema>>(Object.entries(RequestSchemas).map(([kind, schema]) => [kind, TypeCompiler.Compile(schema)]));
 const configCheck = TypeCompiler.Compile(ConfigSchema);
 
 /** Whether `kind` names a request this server knows. */
 export function isKnownKind(kind: unknown): kind is RequestKind {
-  return typeof kind === "string" && Object.hasOwn(RequestSchemas, kind);
+  return typeof kind === "string" && checks.has(kind);
 }
 
 /** The typed request, or a sentence naming the first bad field. */
-export function checkRequest<K extends RequestKind>(kind: K, value: unknown): { ok: true; value: RequestOf<K> } | { ok: false; error: string } {
-  return check(checks[kind] as TypeCheck<TSchema>, value, "") as { ok: true; value: RequestOf<K> } | { ok: false; error: string };
+export function checkRequest(kind: RequestKind, value: unknown): { ok: true; value: ClientRequest } | { ok: false; error: string } {
+  return check(checks.get(kind) as TypeCheck<TSchema>, value, "") as { ok: true; value: ClientRequest } | { ok: false; error: string };
 }
 
 /** The typed configuration, or a sentence naming the first bad field (as `config.<field>`). */
@@ -97,20 +118,4 @@ function check(compiled: TypeCheck<TSchema>, value: unknown, root: string): { ok
   if (first.type === ValueErrorType.ObjectAdditionalProperties) return { ok: false, error: `unknown field "${path}"` };
   if (first.type === ValueErrorType.ObjectRequiredProperty) return { ok: false, error: `field "${path}" is required` };
   return { ok: false, error: `field "${path || "message"}" is not valid: ${first.message.toLowerCase()}` };
-}
-
-/** Deep-merges `patch` into `base` (objects merge, everything else replaces; null removes a key). */
-export function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    const current = out[key];
-    if (value === null && key !== "safety_policy") delete out[key];
-    else if (isPlainObject(value) && isPlainObject(current)) out[key] = deepMerge(current, value);
-    else out[key] = value;
-  }
-  return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

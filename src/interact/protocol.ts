@@ -1,8 +1,130 @@
 /**
- * Builders for the messages the server sends (PROTOCOL.md section 2), so every envelope carries the uid,
- * the echoed client time and the two server times in one consistent way.
+ * Every message the server sends on the interact socket (PROTOCOL.md section 2), as TypeBox schemas in one
+ * union, and `toWire`: the only place where the engine's frames become websocket messages. The session builds
+ * its other messages (responses, refusals, closes) with the typed builders below, so nothing on the wire is an
+ * untyped object. The AsyncAPI document (asyncapi.ts) and the README's protocol tables are checked against
+ * these same schemas.
+ *
+ * The client SDK imports the types from here with `import type`, so it never loads server code.
  */
+import { Type, type Static, type TProperties } from "@sinclair/typebox";
+import type { TurnFrame } from "../engine/frames.ts";
+import { ErrorCodeSchema, type ErrorCode } from "../errors.ts";
+import { ConfigSchema } from "./model.ts";
 import { formatMicros, nowMicros } from "./times.ts";
+
+const Uid = Type.String({ description: "The uid of the request or stream this message belongs to." });
+const Sentence = Type.String({ description: "A sentence for the app developer." });
+const Times = {
+  client_start_time: Type.Union([Type.String(), Type.Null()], { description: "The request's client_start_time, normalised to six fractional digits; null when it sent none." }),
+  server_start_time: Type.String({ description: "When the request arrived (ISO 8601 UTC, six fractional digits)." }),
+  server_end_time: Type.String({ description: "When this message was sent." }),
+};
+
+function responseSchema<K extends string, P extends TProperties>(kind: K, payload: P, description: string) {
+  return Type.Object({ type: Type.Literal("response"), kind: Type.Literal(kind), uid: Uid, ...Times, ...payload }, { additionalProperties: false, title: `${kind} response`, description });
+}
+
+/** The answer to each request kind that succeeded. */
+export const ResponseSchemas = {
+  authenticate: responseSchema("authenticate", {}, "The token was accepted."),
+  ping: responseSchema("ping", {}, "The server is alive."),
+  set_configuration: responseSchema("set_configuration", {}, "The configuration was replaced."),
+  merge_configuration: responseSchema("merge_configuration", {}, "The configuration was deep-merged."),
+  get_configuration: responseSchema("get_configuration", { config: Type.Union([ConfigSchema, Type.Null()]) }, "The current configuration (null before one is set)."),
+  interrupt: responseSchema(
+    "interrupt",
+    { target_uid: Uid, interrupted: Type.Boolean({ description: "true when a running stream with that uid was stopped (its close was sent first)." }) },
+    "The target stream is stopped.",
+  ),
+};
+export type ResponseKind = keyof typeof ResponseSchemas;
+type Envelope = "type" | "kind" | "uid" | "client_start_time" | "server_start_time" | "server_end_time";
+export type ResponsePayload<K extends ResponseKind> = Omit<Static<(typeof ResponseSchemas)[K]>, Envelope>;
+
+export const ErrorResponseSchema = Type.Object(
+  { type: Type.Literal("response"), kind: Type.Literal("error"), uid: Uid, error: Sentence, code: ErrorCodeSchema, ...Times },
+  { additionalProperties: false, title: "error response", description: "A request that failed. The socket stays open." },
+);
+
+function eventSchema<E extends string, P extends TProperties>(event: E, payload: P, description: string) {
+  return Type.Object(
+    { type: Type.Literal("stream"), kind: Type.Literal("interact"), uid: Uid, ...Times, event: Type.Literal(event), ...payload },
+    { additionalProperties: false, title: `${event} event`, description },
+  );
+}
+
+/** The events of one interaction, in the order they can come. */
+export const EventSchemas = {
+  interaction_started: eventSchema("interaction_started", {}, "The interaction began."),
+  text: eventSchema("text", { text: Type.String({ description: "A fragment of the reply, to show at once." }) }, "A fragment of the reply."),
+  audio: eventSchema(
+    "audio",
+    {
+      audio: Type.String({ contentEncoding: "base64", description: "Whole MP3 frames (each sentence is its own MP3 stream), or 16-bit little-endian mono PCM." }),
+      mime_type: Type.String({ description: '"audio/mpeg", or a PCM type for pcm16.' }),
+      sample_rate: Type.Integer({ description: "Samples per second." }),
+      seq: Type.Integer({ minimum: 0, description: "Numbers the audio messages of one interaction from 0." }),
+      text: Type.String({ description: "The sentence this audio speaks." }),
+    },
+    "Synthesized speech for one sentence, in one or more messages.",
+  ),
+  data: eventSchema("data", { data: Type.Record(Type.String(), Type.Unknown(), { description: "Utility results by utility name." }) }, "Utility results."),
+  safety_policy: eventSchema(
+    "safety_policy",
+    { category: Type.String({ description: "What the policy found." }), action: Type.String({ description: "What it did about it." }) },
+    "A safety decision; never carries the offending text.",
+  ),
+  text_complete: eventSchema("text_complete", { text: Type.String({ description: "The whole reply as it was sent." }) }, "The reply's text is complete."),
+  audio_complete: eventSchema("audio_complete", {}, "The reply's audio is complete (only when audio was asked for)."),
+  interaction_complete: eventSchema("interaction_complete", {}, "The interaction finished and is saved in the player's history."),
+  interaction_error: eventSchema("interaction_error", { error: Sentence, code: ErrorCodeSchema }, "The interaction failed; the stream's close follows."),
+};
+export type EventName = keyof typeof EventSchemas;
+export type InteractEventMessage = Static<(typeof EventSchemas)[EventName]>;
+/** An event without its envelope: what an SDK hands to the app (`{event: "text", text: "Hi"}`). */
+export type InteractEventPayload = { [E in EventName]: Omit<Static<(typeof EventSchemas)[E]>, Exclude<Envelope, "event">> }[EventName];
+
+export const StreamErrorSchema = Type.Object(
+  { type: Type.Literal("stream"), kind: Type.Literal("error"), uid: Uid, error: Sentence, code: ErrorCodeSchema, ...Times },
+  { additionalProperties: false, title: "stream error", description: "A stream request that was refused; its close follows." },
+);
+export const StreamCloseSchema = Type.Object(
+  { type: Type.Literal("stream"), kind: Type.Literal("close"), uid: Uid, ...Times },
+  { additionalProperties: false, title: "stream close", description: "The end of every stream, also after an error or an interruption." },
+);
+
+/** Connection-fatal problems: the `code` sent in `{"type":"error"}` and the close code that follows it (PROTOCOL.md section 4). */
+export const FATAL = {
+  auth_timeout: { close: 1008, when: "no successful authenticate within the time limit after connecting" },
+  message_too_large: { close: 1009, when: "a message larger than the size limit" },
+  server_busy: { close: 1013, when: "the server holds its maximum number of sockets" },
+  too_many_pending: { close: 1013, when: "too many sockets from one address are waiting to authenticate" },
+  rate_limited: { close: 4429, when: "more messages in a minute than the limit" },
+  too_many_sockets: { close: 4429, when: "the player already has the maximum number of sockets" },
+  token_expired: { close: 4401, when: "the access token expired and no fresh one was sent with authenticate" },
+  credential_revoked: { close: 4403, when: "the player was deleted or reset, or the service account was revoked" },
+  server_shutting_down: { close: 1001, when: "the server is shutting down; every open stream sent its close first" },
+} as const satisfies Partial<Record<ErrorCode, { close: number; when: string }>>;
+export type FatalCode = keyof typeof FATAL;
+
+export const FatalSchema = Type.Object(
+  { type: Type.Literal("error"), error: Sentence, code: Type.Union((Object.keys(FATAL) as FatalCode[]).map((code) => Type.Literal(code))) },
+  { additionalProperties: false, title: "connection error", description: "Why the server is about to close the socket." },
+);
+
+/** Every message the server sends, as one union. */
+export const ServerMessageSchema = Type.Union(
+  [...Object.values(ResponseSchemas), ErrorResponseSchema, ...Object.values(EventSchemas), StreamErrorSchema, StreamCloseSchema, FatalSchema],
+  { title: "server message" },
+);
+export type ServerMessage =
+  | Static<(typeof ResponseSchemas)[ResponseKind]>
+  | Static<typeof ErrorResponseSchema>
+  | InteractEventMessage
+  | Static<typeof StreamErrorSchema>
+  | Static<typeof StreamCloseSchema>
+  | Static<typeof FatalSchema>;
 
 /** What every answer to one request shares: its uid, the echoed client time, and when it arrived. */
 export interface RequestStamp {
@@ -11,58 +133,72 @@ export interface RequestStamp {
   serverStart: number;
 }
 
-type Payload = Record<string, unknown>;
-
 // A stream sends many messages with the same start time: format it once per request.
 const startText = new WeakMap<RequestStamp, string>();
 
-function times(stamp: RequestStamp): Payload {
+function times(stamp: RequestStamp): { client_start_time: string | null; server_start_time: string; server_end_time: string } {
   let start = startText.get(stamp);
   if (start === undefined) startText.set(stamp, (start = formatMicros(stamp.serverStart)));
-  return {
-    client_start_time: stamp.clientStartTime,
-    server_start_time: start,
-    server_end_time: formatMicros(nowMicros()),
-  };
+  return { client_start_time: stamp.clientStartTime, server_start_time: start, server_end_time: formatMicros(nowMicros()) };
+}
+
+/**
+ * What a stream sends: the engine's frames, the stream's own start and its acknowledgement once the turn is
+ * saved, and errors with any code (the socket's own failures, such as history_not_saved, as well as the engine's).
+ */
+export type StreamFrame = Exclude<TurnFrame, { type: "error" }> | { type: "error"; code: ErrorCode; error: string } | { type: "started" } | { type: "committed" };
+
+/**
+ * The interaction events for one frame (most frames are one event; `complete` is text_complete and, when
+ * audio was asked for, audio_complete).
+ * @example toWire({ type: "text", text: "Hi" }, stamp) // [{ type: "stream", kind: "interact", event: "text", text: "Hi", ... }]
+ */
+export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMessage[] {
+  const event = <E extends InteractEventPayload>(payload: E) => ({ type: "stream" as const, kind: "interact" as const, uid: stamp.uid, ...times(stamp), ...payload });
+  switch (frame.type) {
+    case "started":
+      return [event({ event: "interaction_started" })];
+    case "text":
+      return [event({ event: "text", text: frame.text })];
+    case "audio": {
+      const { data, mimeType, sampleRate } = frame.chunk;
+      const audio = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
+      return [event({ event: "audio", audio, mime_type: mimeType, sample_rate: sampleRate, seq: frame.seq, text: frame.text })];
+    }
+    case "notice":
+      return [event({ event: "safety_policy", category: frame.category, action: frame.action })];
+    case "data":
+      return [event({ event: "data", data: frame.data })];
+    case "error":
+      return [event({ event: "interaction_error", error: frame.error, code: frame.code })];
+    case "complete":
+      return frame.audio ? [event({ event: "text_complete", text: frame.text }), event({ event: "audio_complete" })] : [event({ event: "text_complete", text: frame.text })];
+    case "committed":
+      return [event({ event: "interaction_complete" })];
+  }
 }
 
 /** `{"type":"response","kind",…}` answering a request. */
-export function response(kind: string, stamp: RequestStamp, payload: Payload = {}): string {
-  return JSON.stringify({ type: "response", kind, uid: stamp.uid, ...times(stamp), ...payload });
+export function response<K extends ResponseKind>(kind: K, stamp: RequestStamp, payload: ResponsePayload<K>): ServerMessage {
+  return { type: "response", kind, uid: stamp.uid, ...times(stamp), ...payload } as Static<(typeof ResponseSchemas)[K]>;
 }
 
 /** `{"type":"response","kind":"error",…}` for a request that failed. */
-export function errorResponse(stamp: RequestStamp, error: string, code: string): string {
-  return JSON.stringify({ type: "response", kind: "error", uid: stamp.uid, error, code, ...times(stamp) });
+export function errorResponse(stamp: RequestStamp, error: string, code: ErrorCode): ServerMessage {
+  return { type: "response", kind: "error", uid: stamp.uid, error, code, ...times(stamp) };
 }
 
-/** `{"type":"stream","kind":"interact","event",…}` for one event of an interaction. */
-export function streamEvent(stamp: RequestStamp, payload: Payload): string {
-  return JSON.stringify({ type: "stream", kind: "interact", uid: stamp.uid, ...times(stamp), ...payload });
-}
-
-/** `{"type":"stream","kind":"error",…}` for a stream that failed before it could run. */
-export function streamError(stamp: RequestStamp, error: string, code: string): string {
-  return JSON.stringify({ type: "stream", kind: "error", uid: stamp.uid, error, code, ...times(stamp) });
+/** `{"type":"stream","kind":"error",…}` for a stream that was refused. */
+export function streamError(stamp: RequestStamp, error: string, code: ErrorCode): ServerMessage {
+  return { type: "stream", kind: "error", uid: stamp.uid, error, code, ...times(stamp) };
 }
 
 /** `{"type":"stream","kind":"close",…}`: the end of every stream. */
-export function streamClose(stamp: RequestStamp): string {
-  return JSON.stringify({ type: "stream", kind: "close", uid: stamp.uid, ...times(stamp) });
+export function streamClose(stamp: RequestStamp): ServerMessage {
+  return { type: "stream", kind: "close", uid: stamp.uid, ...times(stamp) };
 }
 
-/** `{"type":"error",…}`: a connection-fatal problem, sent just before the socket closes. */
-export function fatal(error: string, code: string): string {
-  return JSON.stringify({ type: "error", error, code });
+/** `{"type":"error",…}`: a connection-fatal problem, sent just before the socket closes with `FATAL[code].close`. */
+export function fatal(error: string, code: FatalCode): ServerMessage {
+  return { type: "error", error, code };
 }
-
-/** Close codes (PROTOCOL.md section 4). */
-export const CloseCode = {
-  goingAway: 1001,
-  policy: 1008,
-  tooBig: 1009,
-  tryAgainLater: 1013,
-  tokenExpired: 4401,
-  revoked: 4403,
-  rateLimited: 4429,
-} as const;

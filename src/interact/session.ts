@@ -1,47 +1,72 @@
 /**
- * One interact websocket: a small state machine (connected -> authenticated -> configured) that checks the
- * credential before any work, answers every request with its uid, and runs at most one turn at a time.
+ * One interact websocket as a state machine: connected -> authenticated -> configured -> closed. It checks
+ * the credential before any work, answers every request with its uid, and runs at most one turn at a time.
+ * It knows nothing of Elysia, the database or the auth module: it gets a socket to write to and small ports
+ * (authenticate, admit, history, engine), so its tests run with fakes and no server.
+ *
  * Rules it keeps:
+ *  - a message over the size limit closes the socket (1009) after `{"type":"error"}` saying so;
  *  - only `authenticate` and `ping` before authentication ("session is not authenticated");
  *  - `interact` only after a configuration ("session is not configured");
  *  - a new `interact`, or `interrupt`, stops the running turn at once; its stream still ends with `close`;
  *  - the token's expiry is enforced by a timer (4401) that re-authentication pushes back;
+ *  - messages are handled one after another in arrival order, turns run in the background;
  *  - nothing thrown in here escapes: every failure becomes an error message on the socket.
  */
-import type { Caller } from "../auth/caller.ts";
-import type { Logger } from "../log.ts";
 import type { Engine } from "../engine/types.ts";
-import { checkConfig, checkRequest, deepMerge, isKnownKind, type RequestKind, type RequestOf, type SessionConfig } from "./model.ts";
-import { CloseCode, errorResponse, fatal, response, streamClose, streamError, type RequestStamp } from "./protocol.ts";
+import type { EngineLogger } from "../engine/logger.ts";
+import type { ErrorCode } from "../errors.ts";
+import { deepMerge, turnConfig, validateConfiguration } from "./configuration.ts";
+import type { History } from "./history.ts";
+import { checkConfig, checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
+import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
-import { runTurn, type RunningTurn, type TurnDeps } from "./turn.ts";
+import { runTurn, type RunningTurn } from "./turn.ts";
+import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
-  /** Bun's send: bytes sent, -1 when queued under backpressure, 0 when dropped. */
-  send(data: string): number;
+  send(data: string): unknown;
   close(code: number, reason?: string): void;
 }
 
-export type PlayerCaller = Extract<Caller, { kind: "player" }>;
-
-export interface SessionDeps extends TurnDeps {
-  engine: Engine;
-  logger: Logger;
-  /** Resolves a player access token (signature, expiry, revocation). */
-  authenticate(token: string): Promise<Caller | null>;
-  /** Checks what the schema cannot (known voices, policies, utilities); a sentence naming the field, or null. */
-  validateConfig(config: SessionConfig): string | null;
-  /** Called when a player authenticates; returns false when the player already has too many sockets. */
-  admit(session: InteractSession, playerId: number): boolean;
-  limits: { authTimeoutMs: number; messagesPerMinute: number; maxInteractChars: number; clockToleranceSeconds: number };
+/** Who a player token belongs to, as far as the session cares. */
+export interface PlayerIdentity {
+  playerId: number;
+  /** The service account that logged the player in (its revocation closes the socket). */
+  serviceAccountId: number;
+  /** The player's team (team safety policies and incidents); absent only in tests without one. */
+  teamId?: number;
+  /** Token expiry, seconds since the epoch. */
+  expiresAt: number;
 }
 
-type State = "connected" | "authenticated" | "configured" | "closed";
+export interface SessionLimits {
+  authTimeoutMs: number;
+  maxMessageBytes: number;
+  messagesPerMinute: number;
+  maxInteractChars: number;
+  clockToleranceSeconds: number;
+}
+
+export interface SessionPorts {
+  engine: Pick<Engine, "runTurn" | "voices">;
+  history: History;
+  logger: EngineLogger;
+  /** Resolves a player access token (signature, expiry, revocation); null when it is not a valid player token. */
+  authenticate(token: string): Promise<PlayerIdentity | null>;
+  /** Called when a session first authenticates; false when the player already has too many sockets. */
+  admit(session: InteractSession, playerId: number): boolean;
+  limits: SessionLimits;
+  /** Team safety policies, incidents and moderation (default: built-in policies only). */
+  safety?: SafetyPorts;
+}
+
+export type SessionState = "connected" | "authenticated" | "configured" | "closed";
 
 export class InteractSession {
-  state: State = "connected";
-  player: PlayerCaller | null = null;
+  private phase: SessionState = "connected";
+  private identity: PlayerIdentity | null = null;
   private config: SessionConfig | null = null;
   private turn: RunningTurn | null = null;
   private authTimer: ReturnType<typeof setTimeout> | null = null;
@@ -49,87 +74,97 @@ export class InteractSession {
   private windowStart = Date.now();
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  private readonly guard: SessionGuard;
 
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
-    private readonly deps: SessionDeps,
+    private readonly ports: SessionPorts,
   ) {
-    this.authTimer = setTimeout(() => this.fail("authenticate within the time limit after connecting", "auth_timeout", CloseCode.policy), deps.limits.authTimeoutMs);
+    this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
+    this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
+  }
+
+  get state(): SessionState {
+    return this.phase;
+  }
+
+  /** The authenticated player, or null. */
+  get player(): PlayerIdentity | null {
+    return this.identity;
   }
 
   /**
-   * Handles one incoming message (already JSON-parsed by the transport when it could be). Messages are
-   * handled one after another in arrival order, so a client that sends authenticate and set_configuration
-   * back to back is answered as if it had waited; turns run in the background so `interrupt` is not queued
-   * behind them.
+   * Handles one incoming message: raw text (or bytes) from the socket, or a value already parsed by the
+   * transport. Messages are handled in arrival order, so a client that sends authenticate and
+   * set_configuration back to back is answered as if it had waited; turns run in the background so
+   * `interrupt` is not queued behind them.
    */
-  receive(raw: unknown): Promise<void> {
+  receive(message: unknown): Promise<void> {
     const serverStart = nowMicros();
-    if (this.state === "closed") return this.queue;
+    if (this.phase === "closed") return this.queue;
+    const limit = this.ports.limits.maxMessageBytes;
+    if (byteLength(message) > limit) {
+      this.fail("message_too_large", `the message is larger than the limit of ${limit} bytes`);
+      return this.queue;
+    }
     if (!this.countMessage()) return this.queue;
-    this.queue = this.queue.then(() => this.process(raw, serverStart));
+    this.queue = this.queue.then(() => this.process(message, serverStart));
     return this.queue;
   }
 
-  private async process(raw: unknown, serverStart: number): Promise<void> {
-    if (this.state === "closed") return;
-    try {
-      await this.dispatch(raw, serverStart);
-    } catch (error) {
-      // Never let a throw vanish inside the websocket handler: answer it and keep the socket usable.
-      this.deps.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "interact handler failed");
-      const uid = typeof (raw as { uid?: unknown })?.uid === "string" ? (raw as { uid: string }).uid : "";
-      this.send(errorResponse({ uid, clientStartTime: null, serverStart }, "internal error", "internal"));
-    }
-  }
-
-  /** Ends the running turn (its close is sent), says why (`{type:"error"}`), and closes the socket with `code`. */
-  async shutdown(code: number, error: string, errorCode: string): Promise<void> {
-    if (this.state === "closed") return;
+  /** Ends the running turn (its close is sent), says why (`{type:"error"}`), and closes the socket. */
+  async shutdown(code: FatalCode, error: string): Promise<void> {
+    if (this.phase === "closed") return;
     await this.turn?.stop();
-    if ((this.state as State) === "closed") return;
-    this.send(fatal(error, errorCode));
-    this.socket.close(code, errorCode);
-    this.closed();
+    this.fail(code, error);
   }
 
   /** Called by the transport once the socket is gone: stop work and timers. */
   closed(): void {
-    this.state = "closed";
+    this.phase = "closed";
     if (this.authTimer) clearTimeout(this.authTimer);
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.turn?.abort();
   }
 
+  /** Resolves once the running turn (if any) has sent its close and saved its history. */
+  async idle(): Promise<void> {
+    await this.queue;
+    await this.turn?.done;
+  }
+
+  private async process(message: unknown, serverStart: number): Promise<void> {
+    if (this.phase === "closed") return;
+    try {
+      await this.dispatch(message, serverStart);
+    } catch (error) {
+      // Never let a throw vanish inside the websocket handler: answer it and keep the socket usable.
+      this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "interact handler failed");
+      this.send(errorResponse({ uid: uidOf(message), clientStartTime: null, serverStart }, "internal error", "internal"));
+    }
+  }
+
   private async dispatch(raw: unknown, serverStart: number): Promise<void> {
-    const message = typeof raw === "string" ? parseJson(raw) : raw;
-    const uid = typeof (message as { uid?: unknown })?.uid === "string" ? (message as { uid: string }).uid : "";
-    const rawTime = (message as { client_start_time?: unknown })?.client_start_time;
-    const stamp: RequestStamp = { uid, clientStartTime: null, serverStart };
+    const message = typeof raw === "string" ? parseJson(raw) : raw instanceof Uint8Array ? { binary: true } : raw;
+    const stamp: RequestStamp = { uid: uidOf(message), clientStartTime: null, serverStart };
     if (message === undefined || typeof message !== "object" || message === null || Array.isArray(message)) {
       this.send(errorResponse(stamp, message === undefined ? "the message is not valid JSON" : "the message must be a JSON object", "invalid_message"));
       return;
     }
-    if (rawTime !== undefined) {
-      const normalised = typeof rawTime === "string" ? normaliseTimestamp(rawTime) : null;
+    const fields = message as { kind?: unknown; client_start_time?: unknown };
+    if (fields.client_start_time !== undefined) {
+      const normalised = typeof fields.client_start_time === "string" ? normaliseTimestamp(fields.client_start_time) : null;
       if (normalised === null) {
         this.send(errorResponse(stamp, 'field "client_start_time" must be an ISO 8601 UTC timestamp', "invalid_message"));
         return;
       }
       stamp.clientStartTime = normalised;
     }
-    const kind = (message as { kind?: unknown }).kind;
+    const kind = fields.kind;
     // A refused interact is a stream: it gets a stream error and its close, like every interact series.
-    const refuse = (error: string, code: string) => {
-      if (kind === "interact") {
-        this.send(streamError(stamp, error, code));
-        this.send(streamClose(stamp));
-      } else {
-        this.send(errorResponse(stamp, error, code));
-      }
-    };
-    if (kind !== "authenticate" && kind !== "ping" && this.state === "connected") {
+    const refuse = (error: string, code: ErrorCode) => this.refuse(kind === "interact", stamp, error, code);
+    if (kind !== "authenticate" && kind !== "ping" && this.phase === "connected") {
       refuse("session is not authenticated", "not_authenticated");
       return;
     }
@@ -146,117 +181,119 @@ export class InteractSession {
       refuse('field "uid" is required', "invalid_message");
       return;
     }
-    await this.handle(kind, checked.value, stamp);
+    await this.handle(checked.value, stamp);
   }
 
-  private async handle(kind: RequestKind, message: RequestOf<RequestKind>, stamp: RequestStamp): Promise<void> {
-    switch (kind) {
+  /** The state machine: one case per request kind. */
+  private async handle(request: ClientRequest, stamp: RequestStamp): Promise<void> {
+    switch (request.kind) {
       case "ping":
-        this.send(response("ping", stamp));
+        this.send(response("ping", stamp, {}));
         return;
       case "authenticate":
-        return this.onAuthenticate(message as RequestOf<"authenticate">, stamp);
+        return this.onAuthenticate(request, stamp);
       case "set_configuration":
-        return this.onConfigure("set_configuration", (message as RequestOf<"set_configuration">).config, stamp);
+        return this.onConfigure("set_configuration", request.config, stamp);
       case "merge_configuration":
-        return this.onConfigure("merge_configuration", deepMerge((this.config ?? {}) as Record<string, unknown>, (message as RequestOf<"merge_configuration">).config), stamp);
+        return this.onConfigure("merge_configuration", deepMerge(this.config ?? {}, request.config), stamp);
       case "get_configuration":
         this.send(response("get_configuration", stamp, { config: this.config }));
         return;
       case "interrupt": {
-        const request = message as RequestOf<"interrupt">;
         const running = this.turn?.uid === request.target_uid ? this.turn : null;
         if (running) await running.stop(request.at_character);
         this.send(response("interrupt", stamp, { target_uid: request.target_uid, interrupted: running !== null }));
         return;
       }
       case "interact":
-        return this.onInteract(message as RequestOf<"interact">, stamp);
+        return this.onInteract(request, stamp);
+      default: {
+        // A request kind added to model.ts without a case here fails to compile.
+        const unhandled: never = request;
+        return unhandled;
+      }
     }
   }
 
-  private async onAuthenticate(message: RequestOf<"authenticate">, stamp: RequestStamp): Promise<void> {
-    const caller = await this.deps.authenticate(message.access_token);
-    if (this.state === "closed") return;
-    if (!caller || caller.kind !== "player" || (this.player && caller.playerId !== this.player.playerId)) {
+  private async onAuthenticate(request: RequestOf<"authenticate">, stamp: RequestStamp): Promise<void> {
+    const player = await this.ports.authenticate(request.access_token);
+    if (this.phase === "closed") return;
+    if (!player || (this.identity && player.playerId !== this.identity.playerId)) {
       // Refused, but the socket stays: a fresh socket may try again until the authentication deadline, and a
       // live session keeps its current token until that expires.
       this.send(errorResponse(stamp, "authentication failed: the token is missing, invalid, expired or revoked", "unauthorized"));
       return;
     }
-    if (!this.player && !this.deps.admit(this, caller.playerId)) {
-      this.fail("this player has too many open sockets", "too_many_sockets", CloseCode.rateLimited);
+    if (!this.identity && !this.ports.admit(this, player.playerId)) {
+      this.fail("too_many_sockets", "this player has too many open sockets");
       return;
     }
-    this.player = caller;
-    if (this.state === "connected") this.state = "authenticated";
+    this.identity = player;
+    if (this.phase === "connected") this.phase = "authenticated";
     if (this.authTimer) clearTimeout(this.authTimer);
     this.authTimer = null;
-    this.armExpiry(caller.expiresAt);
-    this.send(response("authenticate", stamp));
+    this.armExpiry(player.expiresAt);
+    this.send(response("authenticate", stamp, {}));
   }
 
   private armExpiry(expiresAt: number): void {
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
-    const ms = Math.max(0, (expiresAt + this.deps.limits.clockToleranceSeconds) * 1000 - Date.now());
-    // setTimeout caps at ~24.8 days; tokens live an hour, so this never overflows.
-    this.expiryTimer = setTimeout(() => void this.expire(), ms);
+    const ms = Math.max(0, (expiresAt + this.ports.limits.clockToleranceSeconds) * 1000 - Date.now());
+    // setTimeout caps at ~24.8 days; tokens live at most a day, so this never overflows.
+    this.expiryTimer = setTimeout(() => void this.shutdown("token_expired", "the access token expired; re-authenticate on the socket before it does"), ms);
   }
 
-  private async expire(): Promise<void> {
-    await this.turn?.stop();
-    this.fail("the access token expired; re-authenticate on the socket before it does", "token_expired", CloseCode.tokenExpired);
-  }
-
-  private onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): void {
+  private async onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): Promise<void> {
     const checked = checkConfig(value);
-    if (!checked.ok) {
-      this.send(errorResponse(stamp, checked.error, "invalid_configuration"));
-      return;
-    }
-    const problem = this.deps.validateConfig(checked.value);
-    if (problem) {
-      this.send(errorResponse(stamp, problem, "invalid_configuration"));
+    const problem = checked.ok ? (validateConfiguration(checked.value, this.ports.engine.voices()) ?? (await this.guard.configure(checked.value.safety_policy, this.identity?.teamId))) : checked.error;
+    if (!checked.ok || problem) {
+      this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
       return;
     }
     this.config = checked.value;
-    this.state = "configured";
-    this.send(response(kind, stamp));
+    this.phase = "configured";
+    this.send(response(kind, stamp, {}));
   }
 
-  private async onInteract(message: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
-    const refuse = (error: string, code: string) => {
-      this.send(streamError(stamp, error, code));
-      this.send(streamClose(stamp));
-    };
-    if (this.state !== "configured" || !this.config || !this.player) {
-      refuse("session is not configured", "not_configured");
+  private async onInteract(request: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
+    if (this.phase !== "configured" || !this.config || !this.identity) {
+      this.refuse(true, stamp, "session is not configured", "not_configured");
       return;
     }
-    const text = message.text;
-    const problem = text.trim() === "" ? 'field "text" must not be empty' : text.length > this.deps.limits.maxInteractChars ? `field "text" is longer than ${this.deps.limits.maxInteractChars} characters` : null;
+    const { text } = request;
+    const limit = this.ports.limits.maxInteractChars;
+    const problem = text.trim() === "" ? 'field "text" must not be empty' : text.length > limit ? `field "text" is longer than ${limit} characters` : null;
     if (problem) {
-      refuse(problem, "invalid_message");
+      this.refuse(true, stamp, problem, "invalid_message");
       return;
     }
     // A new interact interrupts the running one first: its stream closes before the new one starts.
-    const previous = this.turn;
-    if (previous) await previous.stop();
-    if ((this.state as State) === "closed") return;
-    const turn = runTurn(this.deps, {
+    await this.turn?.stop();
+    if (this.phase !== "configured") return;
+    const turn = runTurn(this.ports, {
       stamp,
-      playerId: this.player.playerId,
+      playerId: this.identity.playerId,
       sessionId: this.id,
-      config: this.config,
+      config: turnConfig(this.config),
       text,
-      context: message.context ?? {},
-      audioOutput: message.audio_output ?? true,
-      send: (data) => this.send(data),
+      context: request.context ?? {},
+      audioOutput: request.audio_output ?? true,
+      guard: this.guard.forTurn(this.identity),
+      send: (message) => this.send(message),
     });
     this.turn = turn;
     void turn.done.then(() => {
       if (this.turn === turn) this.turn = null;
     });
+  }
+
+  private refuse(stream: boolean, stamp: RequestStamp, error: string, code: ErrorCode): void {
+    if (stream) {
+      this.send(streamError(stamp, error, code));
+      this.send(streamClose(stamp));
+    } else {
+      this.send(errorResponse(stamp, error, code));
+    }
   }
 
   private countMessage(): boolean {
@@ -265,23 +302,24 @@ export class InteractSession {
       this.windowStart = now;
       this.windowCount = 0;
     }
-    if (++this.windowCount <= this.deps.limits.messagesPerMinute) return true;
-    this.fail(`more than ${this.deps.limits.messagesPerMinute} messages in a minute`, "rate_limited", CloseCode.rateLimited);
+    if (++this.windowCount <= this.ports.limits.messagesPerMinute) return true;
+    this.fail("rate_limited", `more than ${this.ports.limits.messagesPerMinute} messages in a minute`);
     return false;
   }
 
-  private fail(error: string, code: string, closeCode: number): void {
-    if (this.state === "closed") return;
-    this.deps.logger.info({ event: "ws_closed_by_server", session: this.id, code, closeCode }, "closing interact socket");
-    // The running stream still ends with its close, then the reason, then the socket closes.
+  /** The running stream ends with its close, then `{"type":"error"}` says why, then the socket closes. */
+  private fail(code: FatalCode, error: string): void {
+    if (this.phase === "closed") return;
+    const closeCode = FATAL[code].close;
+    this.ports.logger.info({ event: "ws_closed_by_server", session: this.id, code, closeCode }, "closing interact socket");
     this.turn?.closeNow();
     this.send(fatal(error, code));
     this.socket.close(closeCode, code);
     this.closed();
   }
 
-  private send(data: string): void {
-    if (this.state !== "closed") this.socket.send(data);
+  private send(message: ServerMessage): void {
+    if (this.phase !== "closed") this.socket.send(JSON.stringify(message));
   }
 }
 
@@ -291,4 +329,16 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function uidOf(message: unknown): string {
+  const uid = (message as { uid?: unknown } | null)?.uid;
+  return typeof uid === "string" ? uid : "";
+}
+
+/** Bytes of a raw message; 0 for a value the transport already parsed (its size was checked there). */
+function byteLength(message: unknown): number {
+  if (typeof message === "string") return Buffer.byteLength(message, "utf8");
+  if (message instanceof Uint8Array) return message.byteLength;
+  return 0;
 }

@@ -1,37 +1,39 @@
 /**
- * One interaction: sends `interaction_started`, forwards the engine's events in order, then
- * `interaction_complete` (unless it failed), and always the stream's `close`. It records what was actually
- * sent: on interruption the history keeps only the reply text that left the server (cut at the client's
- * `at_character` when it says how far it got).
+ * One interaction on the socket: `interaction_started`, the engine's frames in order (through toWire), then
+ * the turn is saved to the player's history, and only then `interaction_complete`: an acknowledged turn is
+ * never lost. If saving fails the stream ends with `interaction_error` (history_not_saved) instead. Every
+ * stream ends with its `close`. An interrupted turn sends its close at once, then saves only what left the
+ * server (cut at the client's `at_character` when it says how far it got).
  */
-import type { Db } from "../db/client.ts";
-import type { Engine, TurnEvent } from "../engine/types.ts";
-import type { Logger } from "../log.ts";
-import { loadHistory, recordTurn } from "../conversations/service.ts";
-import type { SessionConfig } from "./model.ts";
-import { streamClose, streamEvent, type RequestStamp } from "./protocol.ts";
+import type { Engine, TurnConfig, Context } from "../engine/types.ts";
+import type { EngineLogger } from "../engine/logger.ts";
+import { isSpeakFirst } from "../engine/prompt/index.ts";
+import type { History } from "./history.ts";
+import { streamClose, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
+import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
 
 export interface TurnDeps {
-  db: Db;
-  engine: Engine;
-  logger: Logger;
-  historyBudgetChars: number;
+  engine: Pick<Engine, "runTurn">;
+  history: History;
+  logger: EngineLogger;
 }
 
 export interface TurnRequest {
   stamp: RequestStamp;
   playerId: number;
   sessionId: string;
-  config: SessionConfig;
+  config: TurnConfig;
   text: string;
-  context: Record<string, string | number | boolean>;
+  context: Context;
   audioOutput: boolean;
-  send(data: string): void;
+  /** The session's safety checks for this turn (default: the built-in default policy). */
+  guard?: TurnGuard;
+  send(message: ServerMessage): void;
 }
 
 export interface RunningTurn {
   uid: string;
-  /** Resolves once the close has been sent and the history written. */
+  /** Resolves once the close has been sent and the history written (or given up). */
   done: Promise<void>;
   /** Stops at once without waiting. */
   abort(): void;
@@ -69,65 +71,67 @@ export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
   };
 }
 
+type Outcome = "complete" | "failed" | "interrupted";
+
 async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cutAt: () => number | undefined, sendClose: () => void): Promise<void> {
-  const { stamp, send } = request;
+  const emit = (frame: StreamFrame) => {
+    for (const message of toWire(frame, request.stamp)) request.send(message);
+  };
   const started = performance.now();
   let sent = "";
-  let failed = false;
-  let events = 0;
+  let frames = 0;
+  let outcome: Outcome = "complete";
+  // Until the check has run (a turn interrupted before it), the words are not known to be safe to keep.
+  let stored: string | null = isSpeakFirst(request.text) ? null : WITHHELD;
   try {
-    send(streamEvent(stamp, { event: "interaction_started" }));
-    const history = loadHistory(deps.db, request.playerId, deps.historyBudgetChars);
-    const turn = deps.engine.runTurn({
-      text: request.text,
-      context: request.context,
-      config: {
-        prompt: request.config.prompt,
-        temperature: request.config.temperature,
-        voice_profile: request.config.voice_profile,
-        audio_format: request.config.audio_format ?? "mp3",
-        language_code: request.config.language_code ?? "en",
-      },
-      history,
-      audioOutput: request.audioOutput,
-      signal,
-    });
-    for await (const event of turn) {
+    emit({ type: "started" });
+    // Child safety: the words are checked before the model; it gets the redacted text, or the policy answers.
+    const screened = await (request.guard ?? new SessionGuard(request.sessionId, BUILTIN_ONLY, deps.logger).forTurn(request)).screen(request.text, signal);
+    stored = screened.stored;
+    for (const notice of screened.notices) emit({ type: "notice", ...notice });
+    const history = screened.reply === null ? await deps.history.load(request.playerId) : [];
+    const input = { text: screened.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal };
+    const turn = deps.engine.runTurn({ ...input, safety: screened.safety, ...(screened.reply === null ? {} : { reply: screened.reply }) });
+    for await (const frame of turn) {
       if (signal.aborted) break;
-      send(streamEvent(stamp, event as TurnEvent & Record<string, unknown>));
-      events++;
-      if (event.event === "text") sent += event.text;
-      if (event.event === "interaction_error") failed = true;
+      emit(frame);
+      frames++;
+      if (frame.type === "text") sent += frame.text;
+      else if (frame.type === "error") outcome = "failed";
     }
-    if (!signal.aborted && !failed) send(streamEvent(stamp, { event: "interaction_complete" }));
   } catch (error) {
     if (!signal.aborted) {
+      outcome = "failed";
       deps.logger.error({ event: "turn_failed", session: request.sessionId, err: (error as Error).message }, "turn failed");
-      send(streamEvent(stamp, { event: "interaction_error", error: "the interaction failed", code: "internal" }));
+      emit({ type: "error", error: "the interaction failed", code: "internal" });
     }
-  } finally {
+  }
+  if (signal.aborted) {
+    outcome = "interrupted";
+    // The client (or the server) stopped this stream: it ends now, nothing more is acknowledged.
     sendClose();
-    const cut = cutAt();
-    const kept = cut !== undefined ? sent.slice(0, cut) : sent;
-    try {
-      recordTurn(deps.db, request.playerId, request.text === "." ? null : request.text, kept);
-    } catch (error) {
-      // The player may have been deleted mid-turn: their rows are gone and must stay gone.
-      deps.logger.warn({ event: "history_not_saved", session: request.sessionId, err: (error as Error).message }, "turn history not saved");
-    }
-    deps.logger.info(
-      {
-        event: "turn",
-        session: request.sessionId,
-        player: request.playerId,
-        inputChars: request.text.length,
-        replyChars: kept.length,
-        events,
-        interrupted: signal.aborted,
-        failed,
-        ms: Math.round(performance.now() - started),
-      },
-      "turn finished",
-    );
+  }
+  const cut = cutAt();
+  const kept = cut !== undefined ? sent.slice(0, cut) : sent;
+  const saved = await save(deps, request, stored, kept);
+  if (outcome === "complete" && !signal.aborted) {
+    emit(saved ? { type: "committed" } : { type: "error", error: "the reply could not be saved to the conversation history; it will not be remembered", code: "history_not_saved" });
+  }
+  sendClose();
+  deps.logger.info(
+    { event: "turn", session: request.sessionId, player: request.playerId, inputChars: request.text.length, replyChars: kept.length, frames, outcome, saved, ms: Math.round(performance.now() - started) },
+    "turn finished",
+  );
+}
+
+/** Records the turn; false (logged) when it could not be stored. */
+async function save(deps: TurnDeps, request: TurnRequest, userText: string | null, reply: string): Promise<boolean> {
+  try {
+    await deps.history.record(request.playerId, { userText, reply });
+    return true;
+  } catch (error) {
+    // A busy database, or a player deleted mid-turn (their rows are gone and must stay gone).
+    deps.logger.warn({ event: "history_not_saved", session: request.sessionId, err: (error as Error).message }, "turn history not saved");
+    return false;
   }
 }

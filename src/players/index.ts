@@ -1,19 +1,20 @@
 /**
- * Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete), and
+ * The players feature: the children who use a team's app, each known to hoot by the developer's own
+ * `external_id` and a secret federated id the app logs them in with. Deleting a player deletes their
+ * conversation too. Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete), and
  * /api/players/{player_pk}/reset-federated-id. Registered under a prefix so `GET /api/players/` and
  * `POST /api/players` do not clash in Elysia's router.
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/plugin.ts";
+import { authPlugin } from "../auth/index.ts";
 import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerList, PlayerParams } from "./model.ts";
-import { createPlayerService } from "./service.ts";
+import { createPlayer, editPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
 
 /** The players controller. */
 export function playersRoutes(deps: Deps) {
-  const players = createPlayerService(deps);
   const list = ({ caller, query }: { caller: { teamId: number }; query: { after?: string; limit?: number } }) =>
-    players.list(caller.teamId, query.after, query.limit ?? 100);
+    listTeamPlayers(deps, caller.teamId, query.after, query.limit ?? 100);
   const listOptions = {
     auth: ["developer"] as ["developer"],
     query: ListPlayersQuery,
@@ -27,7 +28,7 @@ export function playersRoutes(deps: Deps) {
       "",
       ({ caller, body, set }) => {
         set.status = 201;
-        return players.create(caller.teamId, body.external_id);
+        return createPlayer(deps, caller.teamId, body.external_id);
       },
       {
         auth: ["developer", "service", "developer-key"],
@@ -41,13 +42,13 @@ export function playersRoutes(deps: Deps) {
     )
     .get("/", list, listOptions)
     .get("", list, { ...listOptions, detail: { ...listOptions.detail, hide: true } })
-    .get("/:player_pk", ({ caller, params }) => players.get(caller.teamId, Number(params.player_pk)), {
+    .get("/:player_pk", ({ caller, params }) => getPlayer(deps, caller.teamId, Number(params.player_pk)), {
       auth: ["developer"],
       params: PlayerParams,
       response: PlayerBody,
       detail: { summary: "Get a player" },
     })
-    .patch("/:player_pk", ({ caller, params, body }) => players.edit(caller.teamId, Number(params.player_pk), body.external_id), {
+    .patch("/:player_pk", ({ caller, params, body }) => editPlayer(deps, caller.teamId, Number(params.player_pk), body.external_id), {
       auth: ["developer"],
       params: PlayerParams,
       body: EditPlayerBody,
@@ -57,7 +58,7 @@ export function playersRoutes(deps: Deps) {
     .delete(
       "/:player_pk",
       ({ caller, params, set }) => {
-        players.remove(caller.teamId, Number(params.player_pk));
+        removePlayer(deps, caller.teamId, Number(params.player_pk));
         set.status = 204;
         return new Response(null, { status: 204 });
       },
@@ -67,7 +68,7 @@ export function playersRoutes(deps: Deps) {
         detail: { summary: "Delete a player", description: "Deletes the player and their conversation in one transaction, ends their tokens and closes their sockets." },
       },
     )
-    .post("/:player_pk/reset-federated-id", ({ caller, params }) => players.resetFederatedId(caller.teamId, Number(params.player_pk)), {
+    .post("/:player_pk/reset-federated-id", ({ caller, params }) => resetFederatedId(deps, caller.teamId, Number(params.player_pk)), {
       auth: ["developer"],
       params: PlayerParams,
       response: PlayerBody,

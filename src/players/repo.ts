@@ -1,8 +1,20 @@
-/** Every query about players and their stored conversation. */
+/** Every query about players. */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { conversationMessages, players, type Player } from "../db/schema.ts";
+import { players, type Player } from "../db/schema.ts";
+import type { PlayerLookup } from "../auth/index.ts";
+
+/** What auth may ask about players (see auth/lookups.ts). */
+export function playerLookup(db: Db): PlayerLookup {
+  return {
+    byFederatedHash(hash) {
+      const player = findPlayerByFederatedHash(db, hash);
+      return player ? { id: player.id, version: player.version, sealed: player.federatedIdEnc, teamId: player.teamId } : null;
+    },
+    state: (id) => playerState(db, id),
+  };
+}
 
 /** Inserts a player; the unique (team, external_id) index reports duplicates. */
 export function insertPlayer(
@@ -96,18 +108,15 @@ export function replaceFederatedId(db: Db, teamId: number, id: number, federated
   );
 }
 
-/** Deletes a player and their conversation in one transaction; false when the player is not in the team. */
-export function deletePlayer(db: Db, teamId: number, id: number): boolean {
-  return db.transaction((tx) => {
-    const player = tx
-      .select({ id: players.id })
-      .from(players)
-      .where(and(eq(players.id, id), eq(players.teamId, teamId)))
-      .get();
-    if (!player) return false;
-    // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
-    tx.delete(conversationMessages).where(eq(conversationMessages.playerId, id)).run();
-    tx.delete(players).where(eq(players.id, id)).run();
-    return true;
-  });
+/** The ids of every player of a team. */
+export function playerIdsOfTeam(db: Db, teamId: number): number[] {
+  return db.select({ id: players.id }).from(players).where(eq(players.teamId, teamId)).all().map((row) => row.id);
 }
+
+/** Deletes the team's player `id`; false when the player is not in the team. */
+export function deletePlayer(db: Db, teamId: number, id: number): boolean {
+  return deleteStatement(db).run({ id, teamId }).changes > 0;
+}
+
+// bun:sqlite reports the count without a RETURNING round of row mapping.
+const deleteStatement = prepared((db) => db.$client.query<never, { id: number; teamId: number }>("DELETE FROM players WHERE id = $id AND team_id = $teamId"));

@@ -5,72 +5,98 @@
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
-import { generateKey } from "../auth/keys.ts";
+import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
-import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, replaceFederatedId, updateExternalId } from "./repo.ts";
+import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
+import { forgetPlayerIncidents } from "../incidents/service.ts";
+import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
+import { scrubDeletedData } from "../db/scrub.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
-export interface PlayerService {
-  create(teamId: number, externalId: string): PlayerBody;
-  list(teamId: number, after: string | undefined, limit: number): PlayerList;
-  get(teamId: number, id: number): PlayerBody;
-  edit(teamId: number, id: number, externalId: string): PlayerBody;
-  remove(teamId: number, id: number): void;
-  resetFederatedId(teamId: number, id: number): PlayerBody;
+/** Creates a player with a fresh federated id; 409 `external_id_taken` when the team already has that external id. */
+export function createPlayer(deps: PlayerDeps, teamId: number, externalId: string): PlayerBody {
+  const fid = newFederatedId(deps);
+  return uniqueExternalId(() => show(deps, insertPlayer(deps.db, { teamId, externalId, federatedIdEnc: fid.enc, federatedIdHash: fid.hash })));
 }
 
-/** The player service over `deps`, with its hot-path statement prepared once. */
-export function createPlayerService(deps: PlayerDeps): PlayerService {
-  const show = (p: Player): PlayerBody => ({ pk: p.id, external_id: p.externalId, federated_id: federatedId(deps, p) });
-  const newFederatedId = () => {
-    const value = generateKey("fid", deps.config.env);
-    return { value, enc: deps.secrets.encrypt(value), hash: deps.secrets.lookupHash(value) };
-  };
-  return {
-    create(teamId, externalId) {
-      const fid = newFederatedId();
-      try {
-        return show(insertPlayer(deps.db, { teamId, externalId, federatedIdEnc: fid.enc, federatedIdHash: fid.hash }));
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new Conflict("A player with this external_id already exists in the team.", "external_id_taken");
-        throw error;
-      }
-    },
-    list(teamId, after, limit) {
-      const rows = listPlayers(deps.db, teamId, decodeCursor(after), limit + 1);
-      const page = rows.slice(0, limit);
-      const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
-      return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
-    },
-    get(teamId, id) {
-      const player = findPlayerInTeam(deps.db, teamId, id);
-      if (!player) throw new NotFound("player");
-      return show(player);
-    },
-    edit(teamId, id, externalId) {
-      try {
-        const player = updateExternalId(deps.db, teamId, id, externalId);
-        if (!player) throw new NotFound("player");
-        return show(player);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new Conflict("A player with this external_id already exists in the team.", "external_id_taken");
-        throw error;
-      }
-    },
-    remove(teamId, id) {
-      if (!deletePlayer(deps.db, teamId, id)) throw new NotFound("player");
-      deps.revocations.publish({ kind: "player", playerId: id });
-    },
-    resetFederatedId(teamId, id) {
-      const fid = newFederatedId();
-      const player = replaceFederatedId(deps.db, teamId, id, fid.enc, fid.hash);
-      if (!player) throw new NotFound("player");
-      deps.revocations.publish({ kind: "player", playerId: id });
-      return show(player);
-    },
-  };
+/** One page of the team's players ordered by pk; `after` is the previous page's `next`. */
+export function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): PlayerList {
+  const rows = listPlayers(deps.db, teamId, decodeCursor(after), limit + 1);
+  const page = rows.slice(0, limit);
+  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
+}
+
+/** The team's player `id`, or 404. */
+export function getPlayer(deps: PlayerDeps, teamId: number, id: number): PlayerBody {
+  const player = findPlayerInTeam(deps.db, teamId, id);
+  if (!player) throw new NotFound("player");
+  return show(deps, player);
+}
+
+/** Changes the team's player's external id; 404 or 409 as for create. */
+export function editPlayer(deps: PlayerDeps, teamId: number, id: number, externalId: string): PlayerBody {
+  return uniqueExternalId(() => {
+    const player = updateExternalId(deps.db, teamId, id, externalId);
+    if (!player) throw new NotFound("player");
+    return show(deps, player);
+  });
+}
+
+/** Deletes the team's player and their conversation in one transaction, then ends their tokens and sockets. */
+export function removePlayer(deps: PlayerDeps, teamId: number, id: number): void {
+  if (purgePlayers(deps, teamId, [id]) === 0) throw new NotFound("player");
+}
+
+/** Deletes every player of a team and their conversations (team deletion); returns how many went. */
+export function removeTeamPlayers(deps: PlayerDeps, teamId: number): number {
+  return purgePlayers(deps, teamId, playerIdsOfTeam(deps.db, teamId));
+}
+
+// The one path by which players leave: rows and conversations in one transaction, then tokens and sockets end.
+function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
+  const gone = deps.db.transaction(() =>
+    ids.filter((id) => {
+      if (!deletePlayer(deps.db, teamId, id)) return false;
+      // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
+      deleteMessagesOfPlayer(deps.db, id);
+      forgetPlayerIncidents(deps.db, id);
+      return true;
+    }),
+  );
+  // The deleted words must leave the files too, not just the tables (secure_delete, then a WAL checkpoint).
+  if (gone.length > 0) scrubDeletedData(deps.db);
+  for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
+  return gone.length;
+}
+
+/** Gives the team's player a new federated id; the old one and its tokens stop working at once. */
+export function resetFederatedId(deps: PlayerDeps, teamId: number, id: number): PlayerBody {
+  const fid = newFederatedId(deps);
+  const player = replaceFederatedId(deps.db, teamId, id, fid.enc, fid.hash);
+  if (!player) throw new NotFound("player");
+  deps.revocations.publish({ kind: "player", playerId: id });
+  return show(deps, player);
+}
+
+function show(deps: PlayerDeps, p: Player): PlayerBody {
+  return { pk: p.id, external_id: p.externalId, federated_id: federatedId(deps, p) };
+}
+
+function newFederatedId(deps: PlayerDeps) {
+  const value = generateKey("fid", deps.config.env);
+  return { value, enc: deps.secrets.encrypt(value), hash: deps.secrets.lookupHash(value) };
+}
+
+function uniqueExternalId<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Conflict("A player with this external_id already exists in the team.", "external_id_taken");
+    throw error;
+  }
 }
 
 function federatedId(deps: PlayerDeps, player: Player): string {

@@ -1,21 +1,27 @@
-/** Routes: GET|POST /api/service-accounts, DELETE /api/service-accounts/{pk} (developer only, team-scoped). */
+/**
+ * The service-accounts feature: a team's app keys. A login-only key ships inside the app and logs players
+ * in; a playerCreate key is a backend secret that may also create players.
+ * Routes: GET|POST /api/service-accounts, DELETE /api/service-accounts/{pk} (developer only, team-scoped), and
+ * GET /api/users/service_accounts, the hosted engine's listing. Creating one the hosted engine's way
+ * (POST /api/users with user_type playerLogin or playerCreate) is routed by users/.
+ */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/plugin.ts";
-import { CreateServiceAccountBody, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
-import { createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
+import { authPlugin } from "../auth/index.ts";
+import { CreateServiceAccountBody, SdkServiceAccountList, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
+import { asSdkServiceAccount, createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
 
 /** The service accounts controller. */
 export function serviceAccountsRoutes(deps: Deps) {
-  return new Elysia({ prefix: "/api/service-accounts", name: "service-accounts", detail: { tags: ["Service accounts"] } })
+  return new Elysia({ name: "service-accounts", detail: { tags: ["Service accounts"] } })
     .use(authPlugin(deps))
-    .get("", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId) }), {
+    .get("/api/service-accounts", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId) }), {
       auth: ["developer"],
       response: t.Object({ service_accounts: t.Array(ServiceAccountBody) }),
       detail: { summary: "List service accounts" },
     })
     .post(
-      "",
+      "/api/service-accounts",
       ({ caller, body, set }) => {
         set.status = 201;
         return createServiceAccount(deps, caller.teamId, body.name, (body.permissions ?? []).includes("playerCreate"));
@@ -28,11 +34,19 @@ export function serviceAccountsRoutes(deps: Deps) {
       },
     )
     .delete(
-      "/:pk",
+      "/api/service-accounts/:pk",
       ({ caller, params }) => {
         removeServiceAccount(deps, caller.teamId, Number(params.pk));
         return new Response(null, { status: 204 });
       },
       { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },
-    );
+    )
+    .get("/api/users/service_accounts", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId).map(asSdkServiceAccount) }), {
+      auth: ["developer"],
+      response: SdkServiceAccountList,
+      detail: {
+        summary: "List service accounts (hosted engine's shape)",
+        description: "The team's service accounts as the hosted engine's SDKs read them; user_type is playerLogin or playerCreate.",
+      },
+    });
 }

@@ -22,3 +22,19 @@ export const ServiceAccountBody = t.Object({
   created_at: t.String(),
 });
 export type ServiceAccountBody = Static<typeof ServiceAccountBody>;
+
+// The hosted engine's SDKs see service accounts as users whose user_type is playerLogin or playerCreate.
+export const SdkUserType = t.Union([t.Literal("playerLogin"), t.Literal("playerCreate")]);
+
+export const SdkServiceAccount = t.Object({ pk: t.Integer(), name: t.String(), user_type: SdkUserType, created_at: t.String() });
+export type SdkServiceAccount = Static<typeof SdkServiceAccount>;
+
+export const SdkServiceAccountList = t.Object({ service_accounts: t.Array(SdkServiceAccount) });
+
+export const CreatedSdkServiceAccount = t.Object({
+  pk: t.Integer(),
+  name: t.String(),
+  user_type: SdkUserType,
+  api_key: t.String({ description: "shown in full this once" }),
+});
+export type CreatedSdkServiceAccount = Static<typeof CreatedSdkServiceAccount>;

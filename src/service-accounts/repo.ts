@@ -3,6 +3,18 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { serviceAccounts, type ServiceAccount } from "../db/schema.ts";
+import type { ServiceAccountLookup } from "../auth/index.ts";
+
+/** What auth may ask about service accounts (see auth/lookups.ts). */
+export function serviceAccountLookup(db: Db): ServiceAccountLookup {
+  return {
+    byKeyHash(hash) {
+      const sa = findServiceAccountByKeyHash(db, hash);
+      return sa ? { id: sa.id, version: sa.version, sealed: sa.keyEnc, teamId: sa.teamId, playerCreate: sa.playerCreate } : null;
+    },
+    state: (id) => serviceAccountState(db, id),
+  };
+}
 
 /** Inserts a service account. */
 export function insertServiceAccount(
@@ -36,6 +48,11 @@ export function deleteServiceAccount(db: Db, teamId: number, id: number): boolea
     .returning({ id: serviceAccounts.id })
     .get();
   return gone !== undefined;
+}
+
+/** Deletes every service account of a team; returns their ids. */
+export function deleteTeamServiceAccounts(db: Db, teamId: number): number[] {
+  return db.delete(serviceAccounts).where(eq(serviceAccounts.teamId, teamId)).returning({ id: serviceAccounts.id }).all().map((row) => row.id);
 }
 
 /** The service account whose key has this lookup hash, or null (login hot path). */

@@ -5,10 +5,10 @@
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { generateKey, maskKey } from "../auth/keys.ts";
+import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";
-import { deleteServiceAccount, findServiceAccountByName, insertServiceAccount, listServiceAccounts } from "./repo.ts";
-import type { ServiceAccountBody } from "./model.ts";
+import { deleteServiceAccount, deleteTeamServiceAccounts, findServiceAccountByName, insertServiceAccount, listServiceAccounts } from "./repo.ts";
+import type { CreatedSdkServiceAccount, SdkServiceAccount, ServiceAccountBody } from "./model.ts";
 
 type SaDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -34,6 +34,25 @@ export function listTeamServiceAccounts(deps: SaDeps, teamId: number): ServiceAc
 export function removeServiceAccount(deps: SaDeps, teamId: number, id: number): void {
   if (!deleteServiceAccount(deps.db, teamId, id)) throw new NotFound("service account");
   deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+}
+
+/** Deletes every service account of a team (team deletion) and ends their tokens and players' sockets. */
+export function removeTeamServiceAccounts(deps: SaDeps, teamId: number): void {
+  for (const id of deleteTeamServiceAccounts(deps.db, teamId)) deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+}
+
+/** The hosted engine's view of a service account: a "user" whose `user_type` is its strongest permission. */
+export function asSdkServiceAccount(body: ServiceAccountBody): SdkServiceAccount {
+  return { pk: body.pk, name: body.name, user_type: userTypeOf(body), created_at: body.created_at };
+}
+
+/** The hosted engine's creation answer: the key in full, this once. */
+export function asCreatedSdkServiceAccount(body: ServiceAccountBody): CreatedSdkServiceAccount {
+  return { pk: body.pk, name: body.name, user_type: userTypeOf(body), api_key: body.api_key };
+}
+
+function userTypeOf(body: ServiceAccountBody): "playerLogin" | "playerCreate" {
+  return body.permissions.includes("playerCreate") ? "playerCreate" : "playerLogin";
 }
 
 function show(row: ServiceAccount, apiKey: string): ServiceAccountBody {

@@ -1,13 +1,30 @@
-/** Routes: GET /api/users/me, POST /api/users/me/api-key, GET /api/teams. */
-import { Elysia, t } from "elysia";
+/**
+ * The users feature: developers (people with a developer key who manage a team's players) and their keys.
+ * In the hosted engine's model service accounts are users too, so `POST /api/users` with user_type
+ * playerLogin or playerCreate creates one through service-accounts/.
+ * Routes: GET|PATCH|DELETE /api/users/me, POST /api/users/me/api-key, POST /api/users (developer or operator);
+ * the operator's GET /api/users, GET|PATCH|DELETE /api/users/{user_pk},
+ * POST|DELETE /api/users/{user_pk}/teams/{team_pk}.
+ */
+import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { authPlugin, developerId } from "../auth/plugin.ts";
-import { teamsOf } from "../teams/service.ts";
-import { TeamRef } from "./model.ts";
-import { Me, RotatedKey } from "./model.ts";
-import { describeMe, rotateDeveloperKey } from "./service.ts";
+import { authPlugin, developerId } from "../auth/index.ts";
+import { CreatedUser, CreateUserBody, EditUserBody, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
+import {
+  addDeveloperToTeam,
+  createUser,
+  describeMe,
+  getDeveloper,
+  listDevelopers,
+  removeDeveloper,
+  removeDeveloperFromTeam,
+  removeSelf,
+  renameDeveloper,
+  rotateDeveloperKey,
+} from "./service.ts";
+import { noContent, operatorOnly } from "../operator/routes.ts";
 
-/** The users and teams controller. */
+/** The users controller. */
 export function usersRoutes(deps: Deps) {
   return new Elysia({ name: "users", detail: { tags: ["Users"] } })
     .use(authPlugin(deps))
@@ -16,14 +33,66 @@ export function usersRoutes(deps: Deps) {
       response: Me,
       detail: { summary: "Current developer", description: "The developer behind the token, with their API key and teams." },
     })
+    .patch(
+      "/api/users/me",
+      ({ caller, body }) => {
+        renameDeveloper(deps, developerId(caller), body.name ?? undefined);
+        return describeMe(deps, developerId(caller));
+      },
+      { auth: ["developer"], body: EditUserBody, response: Me, detail: { summary: "Change my name" } },
+    )
+    .delete(
+      "/api/users/me",
+      ({ caller }) => {
+        removeSelf(deps, developerId(caller));
+        return noContent();
+      },
+      { auth: ["developer"], detail: { summary: "Delete my account", description: "403 permission_denied unless the server sets HOOT_ALLOW_SELF_DELETE." } },
+    )
     .post("/api/users/me/api-key", ({ caller }) => ({ api_key: rotateDeveloperKey(deps, developerId(caller)).apiKey }), {
       auth: ["developer"],
       response: RotatedKey,
       detail: { summary: "Rotate my developer key", description: "The old key and every token it minted stop working at once." },
     })
-    .get("/api/teams", ({ caller }) => ({ teams: teamsOf(deps, developerId(caller)) }), {
-      auth: ["developer"],
-      response: t.Object({ teams: t.Array(TeamRef) }),
-      detail: { summary: "My teams", tags: ["Teams"] },
+    .get("/api/users", () => ({ users: listDevelopers(deps) }), {
+      access: ["operator"],
+      response: UserList,
+      detail: { summary: "List developers (operator)" },
+    })
+    .post(
+      "/api/users",
+      ({ caller, body, set }) => {
+        const made = createUser(deps, caller, body);
+        set.status = made.created ? 201 : 200;
+        return made.body;
+      },
+      {
+        access: ["developer", "operator"],
+        body: CreateUserBody,
+        response: { 200: CreatedUser, 201: CreatedUser },
+        detail: {
+          summary: "Create a service account or add a developer (hosted engine's shape)",
+          description:
+            "user_type playerLogin / playerCreate (developer token): a service account of the caller's team, its api_key shown this once. " +
+            "user_type user: a developer found or created by e-mail and added to the caller's team (201 with api_key when created, 200 when they existed); " +
+            "with the operator token, a new developer in no team.",
+        },
+      },
+    )
+    .get("/api/users/:user_pk", ({ params }) => ({ user: getDeveloper(deps, Number(params.user_pk)) }), { ...operatorOnly(UserParams, "Get a developer"), response: UserEnvelope })
+    .patch("/api/users/:user_pk", ({ params, body }) => ({ user: renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
+      ...operatorOnly(UserParams, "Rename a developer"),
+      body: EditUserBody,
+      response: UserEnvelope,
+    })
+    .delete("/api/users/:user_pk", ({ params }) => (removeDeveloper(deps, Number(params.user_pk)), noContent()), {
+      ...operatorOnly(UserParams, "Delete a developer", "Their key and tokens stop working at once."),
+    })
+    .post("/api/users/:user_pk/teams/:team_pk", ({ params }) => ({ user: addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
+      ...operatorOnly(MembershipParams, "Add a developer to a team"),
+      response: UserEnvelope,
+    })
+    .delete("/api/users/:user_pk/teams/:team_pk", ({ params }) => (removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
+      ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
     });
 }

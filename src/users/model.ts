@@ -1,6 +1,7 @@
 import { t, type Static } from "elysia";
-
-export const TeamRef = t.Object({ pk: t.Integer(), name: t.String() });
+import { IdSegment } from "../http/params.ts";
+import { TeamRef } from "../teams/model.ts";
+import { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 
 export const Me = t.Object({
   pk: t.Integer(),
@@ -12,3 +13,52 @@ export const Me = t.Object({
 export type Me = Static<typeof Me>;
 
 export const RotatedKey = t.Object({ api_key: t.String({ description: "the new developer key; the old one no longer works" }) });
+
+const Name = t.String({ minLength: 1, maxLength: 100, pattern: "\\S" });
+
+/** A developer as the operator sees them. */
+export const UserBody = t.Object({
+  pk: t.Integer(),
+  name: t.String(),
+  email: t.String(),
+  user_type: t.Literal("user"),
+  teams: t.Array(TeamRef),
+  created_at: t.String(),
+});
+export type UserBody = Static<typeof UserBody>;
+
+export const UserEnvelope = t.Object({ user: UserBody });
+export const UserList = t.Object({ users: t.Array(UserBody) });
+
+export const CreatedDeveloper = t.Object({
+  pk: t.Integer(),
+  name: t.String(),
+  email: t.String(),
+  user_type: t.Literal("user"),
+  api_key: t.Optional(t.String({ description: "only when the developer was created by this call: shown this once" })),
+});
+export type CreatedDeveloper = Static<typeof CreatedDeveloper>;
+
+export const CreateUserBody = t.Object(
+  {
+    name: Name,
+    email: t.Optional(t.Union([t.String({ maxLength: 254 }), t.Null()], { description: "required for user_type user; ignored for service accounts" })),
+    user_type: t.Optional(
+      t.Union([t.Literal("user"), t.Literal("playerLogin"), t.Literal("playerCreate"), t.Null()], {
+        description: "user (default): a developer; playerLogin / playerCreate: a service account of the caller's team",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+export const CreatedUser = t.Union([CreatedSdkServiceAccount, CreatedDeveloper]);
+
+export const EditUserBody = t.Object(
+  { name: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()], { description: "the new name; null or empty changes nothing" })) },
+  { additionalProperties: false },
+);
+
+export const UserParams = t.Object({ user_pk: IdSegment });
+export const MembershipParams = t.Object({ user_pk: IdSegment, team_pk: IdSegment });

@@ -3,6 +3,18 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { users, type User } from "../db/schema.ts";
+import type { DeveloperLookup } from "../auth/index.ts";
+
+/** What auth may ask about developers (see auth/lookups.ts). */
+export function developerLookup(db: Db): DeveloperLookup {
+  return {
+    byKeyHash(hash) {
+      const user = findUserByKeyHash(db, hash);
+      return user ? { id: user.id, version: user.keyVersion, sealed: user.apiKeyEnc } : null;
+    },
+    keyVersion: (id) => userKeyVersion(db, id),
+  };
+}
 
 /** The user with `email` (already lower-cased), or null. */
 export function findUserByEmail(db: Db, email: string): User | null {
@@ -26,6 +38,23 @@ const userByKeyHash = prepared((db) =>
 export function getUser(db: Db, id: number): User | null {
   return db.select().from(users).where(eq(users.id, id)).get() ?? null;
 }
+
+/** Every developer, oldest first. */
+export function listUsers(db: Db): User[] {
+  return db.select().from(users).orderBy(users.id).all();
+}
+
+/** Renames a developer; null when absent. */
+export function updateUserName(db: Db, id: number, name: string): User | null {
+  return db.update(users).set({ name }).where(eq(users.id, id)).returning().get() ?? null;
+}
+
+/** Deletes a developer (their memberships go with them by ON DELETE CASCADE); false when absent. */
+export function deleteUser(db: Db, id: number): boolean {
+  return deleteStatement(db).run({ id }).changes > 0;
+}
+
+const deleteStatement = prepared((db) => db.$client.query<never, { id: number }>("DELETE FROM users WHERE id = $id"));
 
 /** Inserts a user with an encrypted key. */
 export function insertUser(db: Db, values: { name: string; email: string; apiKeyEnc: Buffer; apiKeyHash: string }): User {

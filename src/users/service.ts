@@ -1,12 +1,18 @@
-/** Developer rules: one developer key per user (shown in /api/users/me), rotated on demand, ending old tokens. */
+/**
+ * Developer rules: e-mail addresses identify developers (stored lower-cased, unique); each developer has one
+ * key (shown in /api/users/me), rotated on demand; rotating the key, deleting the developer or removing them
+ * from a team ends the tokens concerned at once (tokens are checked against the key version and the team's
+ * membership on every use). A new developer's key is shown once, to whoever created them.
+ */
 import type { Deps } from "../deps.ts";
-import { InvalidRequest, NotFound } from "../errors.ts";
-import { generateKey } from "../auth/keys.ts";
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
+import { generateKey, type Caller } from "../auth/index.ts";
+import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
+import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 import type { User } from "../db/schema.ts";
-import { addMember } from "../teams/repo.ts";
-import { requireTeam, teamsOf } from "../teams/service.ts";
-import { findUserByEmail, getUser, insertUser, replaceUserKey } from "./repo.ts";
-import type { Me } from "./model.ts";
+import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
+import { deleteUser, findUserByEmail, getUser, insertUser, listUsers, replaceUserKey, updateUserName } from "./repo.ts";
+import type { CreateUserBody, CreatedDeveloper, Me, UserBody } from "./model.ts";
 
 type UserDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -14,20 +20,133 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created. */
 export function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): { user: User; apiKey: string | null; teamId: number } {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new InvalidRequest(`"${input.email}" is not an e-mail address.`);
-  if (!input.name.trim()) throw new InvalidRequest("The developer's name must not be empty.");
+  const person = checked(input);
   return deps.db.transaction(() => {
     const team = requireTeam(deps, input.teamName);
-    let user = findUserByEmail(deps.db, email);
-    let apiKey: string | null = null;
-    if (!user) {
-      apiKey = generateKey("dk", deps.config.env);
-      user = insertUser(deps.db, { name: input.name.trim(), email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
-    }
-    addMember(deps.db, team.id, user.id);
+    const { user, apiKey } = findOrCreate(deps, person);
+    joinTeam(deps, team.id, user.id);
     return { user, apiKey, teamId: team.id };
   });
+}
+
+/** Adds the developer with `email` to the team `teamId`, creating them if new; `created` says which. */
+export function enrollDeveloper(deps: UserDeps, teamId: number, input: { email: string; name: string }): { developer: CreatedDeveloper; created: boolean } {
+  const person = checked(input);
+  return deps.db.transaction(() => {
+    const { user, apiKey } = findOrCreate(deps, person);
+    joinTeam(deps, teamId, user.id);
+    return { developer: created(user, apiKey), created: apiKey !== null };
+  });
+}
+
+/** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
+export function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): CreatedDeveloper {
+  const person = checked(input);
+  return deps.db.transaction(() => {
+    if (findUserByEmail(deps.db, person.email)) throw new Conflict(`A developer with e-mail "${person.email}" already exists.`, "email_taken");
+    const { user, apiKey } = findOrCreate(deps, person);
+    return created(user, apiKey);
+  });
+}
+
+/** Every developer with their teams (operator). */
+export function listDevelopers(deps: UserDeps): UserBody[] {
+  const teams = teamsByUser(deps);
+  return listUsers(deps.db).map((user) => show(user, teams.get(user.id) ?? []));
+}
+
+/** The developer `id` with their teams, or 404. */
+export function getDeveloper(deps: UserDeps, id: number): UserBody {
+  const user = getUser(deps.db, id);
+  if (!user) throw new NotFound("user");
+  return show(user, teamsOf(deps, id));
+}
+
+/** Renames the developer `id` (an absent name changes nothing), or 404. */
+export function renameDeveloper(deps: UserDeps, id: number, name: string | undefined): UserBody {
+  const trimmed = name?.trim();
+  if (trimmed) {
+    if (!updateUserName(deps.db, id, trimmed)) throw new NotFound("user");
+  }
+  return getDeveloper(deps, id);
+}
+
+/** Deletes the developer `id` and their memberships; their key and tokens stop working at once. */
+export function removeDeveloper(deps: UserDeps, id: number): void {
+  if (!deleteUser(deps.db, id)) throw new NotFound("user");
+  deps.revocations.publish({ kind: "user", userId: id });
+}
+
+/** Deletes the calling developer, only where the operator allows it (HOOT_ALLOW_SELF_DELETE). */
+export function removeSelf(deps: UserDeps, id: number): void {
+  if (!deps.config.allowSelfDelete) {
+    throw new Forbidden("Deleting your own account is switched off on this server; ask its operator (HOOT_ALLOW_SELF_DELETE).");
+  }
+  removeDeveloper(deps, id);
+}
+
+/** Adds the developer `userId` to the team `teamId` (operator); 404 when either is absent. */
+export function addDeveloperToTeam(deps: UserDeps, userId: number, teamId: number): UserBody {
+  return deps.db.transaction(() => {
+    const developer = getDeveloper(deps, userId);
+    requireTeamById(deps, teamId);
+    joinTeam(deps, teamId, userId);
+    return { ...developer, teams: teamsOf(deps, userId) };
+  });
+}
+
+/** Removes the developer `userId` from the team `teamId` (operator); 404 when they were not a member. */
+export function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: number): void {
+  if (!leaveTeam(deps, teamId, userId)) throw new NotFound("membership");
+}
+
+/**
+ * POST /api/users as the hosted engine's SDKs use it: a service account of the caller's team (user_type
+ * playerLogin / playerCreate), a developer joining the caller's team by e-mail (user), or, for the operator,
+ * a new developer in no team. `created` is false when an existing developer only joined.
+ */
+export function createUser(deps: UserDeps, caller: Caller, body: CreateUserBody): { created: boolean; body: CreatedDeveloper | CreatedSdkServiceAccount } {
+  const type = body.user_type ?? "user";
+  const email = body.email?.trim() || undefined;
+  if (type !== "user") {
+    if (caller.kind !== "developer") {
+      throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
+    }
+    const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
+    return { created: true, body: asCreatedSdkServiceAccount(account) };
+  }
+  if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
+  if (caller.kind === "developer") {
+    const { developer, created } = enrollDeveloper(deps, caller.teamId, { email, name: body.name });
+    return { created, body: developer };
+  }
+  if (caller.kind !== "operator") throw new Forbidden();
+  return { created: true, body: registerDeveloper(deps, { email, name: body.name }) };
+}
+
+function checked(input: { email: string; name: string }): { email: string; name: string } {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new InvalidRequest(`"${input.email}" is not an e-mail address.`);
+  const name = input.name.trim();
+  if (!name) throw new InvalidRequest("The developer's name must not be empty.");
+  return { email, name };
+}
+
+// Call inside a transaction: the e-mail check and the insert must not interleave with another writer.
+function findOrCreate(deps: UserDeps, person: { email: string; name: string }): { user: User; apiKey: string | null } {
+  const known = findUserByEmail(deps.db, person.email);
+  if (known) return { user: known, apiKey: null };
+  const apiKey = generateKey("dk", deps.config.env);
+  const user = insertUser(deps.db, { name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
+  return { user, apiKey };
+}
+
+function created(user: User, apiKey: string | null): CreatedDeveloper {
+  return { pk: user.id, name: user.name, email: user.email, user_type: "user", ...(apiKey !== null ? { api_key: apiKey } : {}) };
+}
+
+function show(user: User, teams: UserBody["teams"]): UserBody {
+  return { pk: user.id, name: user.name, email: user.email, user_type: "user", teams, created_at: new Date(user.createdAt).toISOString() };
 }
 
 /** Gives the developer a new key; the old key and every token it minted stop working at once. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnServer } from "../helpers/process.ts";
+import { runHoot, spawnServer } from "../helpers/process.ts";
 import { api, login } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { decodeMp3 } from "../engine/tts/helpers.ts";
@@ -35,6 +35,18 @@ describe("the compiled binary", () => {
 
       // It speaks: the speech engine's wasm, voices and worker come from inside the binary.
       const creds = JSON.parse(readFileSync(join(empty, "data/dev-credentials.json"), "utf8"));
+      // The developer console is embedded too: its page, and an API-key sign-in (its tables were migrated).
+      const consolePage = await fetch(`${url}/console`);
+      expect(consolePage.status).toBe(200);
+      expect(consolePage.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(await consolePage.text()).toContain('<div id="app">');
+      const signIn = await fetch(`${url}/console/api/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url },
+        body: JSON.stringify({ api_key: creds.developer_api_key }),
+      });
+      expect(signIn.status).toBe(200);
+      expect(signIn.headers.getSetCookie()[0]).toStartWith("hoot_console=");
       const token = (await login(url, { api_key: creds.developer_api_key })).access_token;
       const player = (await api(url, "POST", "/api/players", { token, body: { external_id: "binary-kid" } })).body;
       const playerToken = (await login(url, { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token;
@@ -51,4 +63,11 @@ describe("the compiled binary", () => {
       expect(await proc.exited).toBe(0);
     }
   }, 60_000);
+
+  it("explains itself: --help lists the commands and settings, not a README that is not beside it", async () => {
+    const res = await runHoot(["--help"], dir, {}, [binary]);
+    expect(res.code).toBe(0);
+    for (const text of ["hoot admin <command>", "create-team", "backup", "restore", "HOOT_PORT", "HOOT_SECRET_KEY", "HOOT_CORS_ORIGINS"]) expect(res.stdout).toContain(text);
+    expect(res.stdout).not.toContain("README.md");
+  });
 });

@@ -90,13 +90,45 @@ describe("InteractClient", () => {
     }
   }, 15_000);
 
+  it("keeps working after close(): the next interaction reconnects and completes, with audio to save", async () => {
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
+    const player = await hoot.createPlayer("closer");
+    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+    for (let round = 0; round < 3; round++) {
+      const first = await collect(client.interact("hello", { audioOutput: false }));
+      expect(first.at(-1)!.event).toBe("interaction_complete");
+      // The README's walk-through ends with close(); the "save reply.mp3" snippet then runs on the same client.
+      client.close();
+      const events = await collect(client.interact("Tell me a story about a dragon"));
+      expect(events.filter((e) => e.event === "interaction_error")).toEqual([]);
+      expect(events.at(-1)!.event).toBe("interaction_complete");
+      const bytes = events.reduce((n, e) => n + (e.event === "audio" ? Buffer.from(e.audio, "base64").length : 0), 0);
+      expect(bytes).toBeGreaterThan(1000);
+    }
+    client.close();
+  }, 30_000);
+
+  it("ends only the streams of the socket that dropped", async () => {
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
+    const player = await hoot.createPlayer("dropper");
+    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." }, reconnect: false });
+    await client.connect();
+    client.close();
+    // Started while the first socket is still closing: it goes out on a new socket and must not see that close.
+    const events = await collect(client.interact("hi", { audioOutput: false }));
+    expect(events.at(-1)!.event).toBe("interaction_complete");
+    client.close();
+  });
+
   it("reconnects after the connection drops", async () => {
     const hoot = new HootApi(file.server.url);
     await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("reconnector");
     const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
     await client.connect();
-    await file.server.interact.registry.shutdown();
+    await file.server.interact.connections.shutdown();
     await Bun.sleep(600);
     const events = await collect(client.interact("are you there?", { audioOutput: false }));
     expect(events.at(-1)!.event).toBe("interaction_complete");

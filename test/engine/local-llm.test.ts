@@ -14,9 +14,9 @@ interface Ask {
 }
 
 async function answer(llm: LlmProvider, ask: Ask, signal = new AbortController().signal): Promise<string[]> {
-  const { messages, hints } = assemblePrompt({ prompt: ask.prompt ?? OLLIE, text: ask.text, context: ask.context ?? {}, history: ask.history ?? [] }, 6000);
+  const { messages } = assemblePrompt({ prompt: ask.prompt ?? OLLIE, text: ask.text, context: ask.context ?? {}, history: ask.history ?? [] }, 6000);
   const tokens: string[] = [];
-  for await (const token of llm.stream({ messages, hints, signal })) tokens.push(token);
+  for await (const token of llm.stream({ messages, signal })) tokens.push(token);
   return tokens;
 }
 
@@ -123,7 +123,7 @@ describe("local engine", () => {
     }
   });
 
-  it("works from the messages alone when no hints are given", async () => {
+  it("works from any caller's messages, not only hoot's prompt layout", async () => {
     const tokens: string[] = [];
     const messages = [
       { role: "system" as const, content: "You are Ollie the owl." },
@@ -131,6 +131,20 @@ describe("local engine", () => {
     ];
     for await (const token of fast.stream({ messages, signal: new AbortController().signal })) tokens.push(token);
     expect(tokens.join("")).toContain("8");
+  });
+
+  it("reads names from the prompt and context as data: a character or key called constructor finds nothing", async () => {
+    for (const prompt of ["You are Bob the constructor.", "You are the constructor.", "You are Proto the __proto__.", "You are Tim the toString."]) {
+      for (const text of [".", "hi", "tell me a story", "what is your name?"]) {
+        const reply = await say({ text, prompt, context: { constructor: "x", ["__proto__"]: "y" } as Context });
+        expect({ prompt, text, reply }).toEqual({ prompt, text, reply: expect.not.stringMatching(/function|native code|\[object/) });
+      }
+    }
+  });
+
+  it("fills {{constructor}} and {{__proto__}} only from the context's own values", async () => {
+    const reply = await say({ text: ".", prompt: "You are Ollie the owl. Greet {{constructor}}{{__proto__}}{{toString}}." });
+    expect(reply).not.toMatch(/function|native code|\[object/);
   });
 
   it("streams word-ish tokens that carry their spaces", async () => {
@@ -162,11 +176,11 @@ describe("local engine", () => {
   it("stops at once when aborted, mid-stream and mid-wait", async () => {
     const llm = createLocalLlm({ tokensPerSecond: 5 });
     const controller = new AbortController();
-    const { messages, hints } = assemblePrompt({ prompt: OLLIE, text: "tell me a story", context: {}, history: [] }, 6000);
+    const { messages } = assemblePrompt({ prompt: OLLIE, text: "tell me a story", context: {}, history: [] }, 6000);
     const got: string[] = [];
     const start = performance.now();
     setTimeout(() => controller.abort(), 250);
-    for await (const token of llm.stream({ messages, hints, signal: controller.signal })) got.push(token);
+    for await (const token of llm.stream({ messages, signal: controller.signal })) got.push(token);
     const elapsed = performance.now() - start;
     // Tokens are due at 0, 200, 400 ms: the abort at 250 ms ends the stream long before the 400 ms token.
     expect(got).toHaveLength(2);

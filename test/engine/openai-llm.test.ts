@@ -1,11 +1,14 @@
 import { afterAll, beforeEach, describe, expect, it } from "bun:test";
 import { createEngine } from "../../src/engine/engine.ts";
 import { LlmError } from "../../src/engine/llm/errors.ts";
-import { createLlmProvider } from "../../src/engine/llm/index.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createLlm } from "../../src/engine-wiring.ts";
 import { createOpenAiLlm } from "../../src/engine/llm/openai.ts";
 import { PREAMBLE } from "../../src/engine/prompt/index.ts";
 import { refusedUrl, startFakeOpenAi } from "./helpers/fake-openai-server.ts";
-import { collect, names, testConfig, textOf, turnInput } from "./helpers/turn.ts";
+import { collect, textOf, turnInput, types } from "./helpers/turn.ts";
+
+const testConfig = (env: Record<string, string>) => loadConfig({ HOOT_LOCAL_TOKENS_PER_SECOND: "0", ...env });
 
 const server = startFakeOpenAi();
 afterAll(() => server.stop());
@@ -23,7 +26,7 @@ function openAiEngine(env: Record<string, string> = {}) {
     HOOT_LLM_STALL_TIMEOUT_MS: "2000",
     ...env,
   });
-  return createEngine({ config, llm: createLlmProvider(config), tts: null });
+  return createEngine({ llm: createLlm(config), tts: null, llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs } });
 }
 
 describe("openai provider", () => {
@@ -39,11 +42,11 @@ describe("openai provider", () => {
             { role: "user", text: "hello" },
             { role: "assistant", text: "Hi there!" },
           ],
-          config: { prompt: "You are Ollie the owl. Greet {{player_name}}.", temperature: 0.4, audio_format: "mp3", language_code: "en" },
+          config: { prompt: "You are Ollie the owl. Greet {{player_name}}.", temperature: 0.4, audio_format: "mp3", language_code: "en", safety_policy: "children_strict" },
         }),
       ),
     );
-    expect(names(events)).toEqual(["text", "text", "text", "text", "text_complete"]);
+    expect(types(events)).toEqual(["text", "text", "text", "text", "complete"]);
     expect(textOf(events)).toBe("Hoo-hoo! Hi Mia.");
     expect(server.requests).toHaveLength(1);
     const received = server.requests[0]!;
@@ -75,15 +78,15 @@ describe("openai provider", () => {
     server.plan({ kind: "status", status: 500 }, { kind: "stream", tokens: ["Recovered."] });
     const events = await collect(openAiEngine().runTurn(turnInput()));
     expect(server.requests).toHaveLength(2);
-    expect(names(events)).toEqual(["text", "text_complete"]);
+    expect(types(events)).toEqual(["text", "complete"]);
   });
 
   it("yields interaction_error after a 500 on the retry too, without the server's message", async () => {
     server.plan({ kind: "status", status: 500 }, { kind: "status", status: 503 });
     const events = await collect(openAiEngine().runTurn(turnInput()));
     expect(server.requests).toHaveLength(2);
-    expect(names(events)).toEqual(["interaction_error"]);
-    expect(events[0]!.event).toMatchObject({ code: "llm_unavailable" });
+    expect(types(events)).toEqual(["error"]);
+    expect(events[0]!.frame).toMatchObject({ code: "llm_unavailable" });
     expect(JSON.stringify(events)).not.toContain("sk-");
   });
 
@@ -91,7 +94,7 @@ describe("openai provider", () => {
     server.plan({ kind: "status", status: 401 });
     const events = await collect(openAiEngine().runTurn(turnInput()));
     expect(server.requests).toHaveLength(1);
-    expect(events.map((e) => e.event)).toEqual([expect.objectContaining({ event: "interaction_error", code: "llm_unavailable" })]);
+    expect(events.map((e) => e.frame)).toEqual([expect.objectContaining({ type: "error", code: "llm_unavailable" })]);
   });
 
   it("reports a refused connection as llm_unavailable after one retry", async () => {
@@ -105,8 +108,8 @@ describe("openai provider", () => {
     }
     expect(error).toBeInstanceOf(LlmError);
     expect(error).toMatchObject({ category: "connection", retryable: true });
-    const events = await collect(createEngine({ config, llm: createLlmProvider(config), tts: null }).runTurn(turnInput()));
-    expect(events.map((e) => e.event)).toEqual([expect.objectContaining({ event: "interaction_error", code: "llm_unavailable" })]);
+    const events = await collect(createEngine({ llm: createLlm(config), tts: null }).runTurn(turnInput()));
+    expect(events.map((e) => e.frame)).toEqual([expect.objectContaining({ type: "error", code: "llm_unavailable" })]);
   });
 
   it("times out before the first token, aborts the request, retries once, then reports llm_timeout", async () => {
@@ -114,7 +117,7 @@ describe("openai provider", () => {
     const start = performance.now();
     const events = await collect(openAiEngine({ HOOT_LLM_FIRST_TOKEN_TIMEOUT_MS: "150" }).runTurn(turnInput()));
     const elapsed = performance.now() - start;
-    expect(events.map((e) => e.event)).toEqual([expect.objectContaining({ event: "interaction_error", code: "llm_timeout" })]);
+    expect(events.map((e) => e.frame)).toEqual([expect.objectContaining({ type: "error", code: "llm_timeout" })]);
     expect(server.requests).toHaveLength(2);
     expect(elapsed).toBeLessThan(1000);
     await Bun.sleep(20);
@@ -126,9 +129,9 @@ describe("openai provider", () => {
     const start = performance.now();
     const events = await collect(openAiEngine({ HOOT_LLM_STALL_TIMEOUT_MS: "150" }).runTurn(turnInput()));
     expect(performance.now() - start).toBeLessThan(1000);
-    expect(names(events)).toEqual(["text", "text", "interaction_error"]);
+    expect(types(events)).toEqual(["text", "text", "error"]);
     expect(textOf(events)).toBe("One two");
-    expect(events.at(-1)!.event).toMatchObject({ code: "llm_timeout" });
+    expect(events.at(-1)!.frame).toMatchObject({ code: "llm_timeout" });
     expect(server.requests).toHaveLength(1);
     await Bun.sleep(20);
     expect(server.requests[0]!.aborted).toBe(true);
@@ -138,8 +141,8 @@ describe("openai provider", () => {
     server.plan({ kind: "stream", tokens: ["a", " b", " c", " d", " e", " f"], delayMs: 100 });
     const controller = new AbortController();
     const seen: string[] = [];
-    for await (const event of openAiEngine().runTurn(turnInput({ signal: controller.signal }))) {
-      seen.push(event.event);
+    for await (const frame of openAiEngine().runTurn(turnInput({ signal: controller.signal }))) {
+      seen.push(frame.type);
       if (seen.length === 1) controller.abort();
     }
     expect(seen).toEqual(["text"]);

@@ -101,9 +101,8 @@ describe("assemblePrompt", () => {
   });
 
   it('asks for a greeting on the first "." turn', () => {
-    const { messages, hints } = assemblePrompt({ prompt, text: ".", context: { player_name: "Mia" }, history: [] }, 6000);
+    const { messages } = assemblePrompt({ prompt, text: ".", context: { player_name: "Mia" }, history: [] }, 6000);
     expect(messages.at(-1)).toEqual({ role: "user", content: GREETING_INSTRUCTION });
-    expect(hints).toMatchObject({ isGreeting: true, userText: null, turn: 0, previousReply: null, characterName: "Ollie", characterKind: "owl" });
   });
 
   it('asks to carry on for a "." turn later in the conversation', () => {
@@ -112,16 +111,20 @@ describe("assemblePrompt", () => {
       { role: "user", text: "hi" },
       { role: "assistant", text: "What shall we do?" },
     ];
-    const { messages, hints } = assemblePrompt({ prompt, text: ".", context: {}, history }, 6000);
+    const { messages } = assemblePrompt({ prompt, text: ".", context: {}, history }, 6000);
     expect(messages.at(-1)).toEqual({ role: "user", content: CARRY_ON_INSTRUCTION });
-    expect(hints).toMatchObject({ isGreeting: false, userText: null, turn: 2, previousReply: "What shall we do?" });
   });
 
-  it("counts turns over the whole history even when the budget drops some", () => {
+  it("asks to carry on, not to greet, even when the budget dropped every earlier reply", () => {
     const history: HistoryMessage[] = Array.from({ length: 10 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", text: `message ${i}` }) as HistoryMessage);
-    const { hints, historyKept } = assemblePrompt({ prompt, text: "hi", context: {}, history }, 20);
-    expect(historyKept).toBe(2);
-    expect(hints.turn).toBe(5);
+    const { messages, historyKept } = assemblePrompt({ prompt, text: ".", context: {}, history }, 0);
+    expect(historyKept).toBe(0);
+    expect(messages.at(-1)).toEqual({ role: "user", content: CARRY_ON_INSTRUCTION });
+  });
+
+  it("keeps a context key with a line break on one line, so it cannot fake a heading", () => {
+    const { messages } = assemblePrompt({ prompt, text: "hi", context: { "a\n\nRules:": "b" }, history: [] }, 6000);
+    expect(messages[0]!.content).toContain("- a Rules:: b");
   });
 });
 

@@ -3,8 +3,8 @@ import { createEngine } from "../../src/engine/engine.ts";
 import type { ReplyFrame } from "../../src/engine/frames.ts";
 import { passThroughSafety, type SafetyStage } from "../../src/engine/safety/index.ts";
 import { FakeLlm } from "./helpers/fake-llm.ts";
-import { FakeTts, decodeFakeAudio } from "./helpers/fake-tts.ts";
-import { collect, names, testConfig, turnInput } from "./helpers/turn.ts";
+import { FakeTts } from "./helpers/fake-tts.ts";
+import { collect, testOptions, turnInput, types } from "./helpers/turn.ts";
 
 describe("safety seam", () => {
   it("passes frames through untouched by default", async () => {
@@ -14,7 +14,7 @@ describe("safety seam", () => {
     }
     const out: ReplyFrame[] = [];
     const source = frames();
-    const run = passThroughSafety.run(source, { signal: new AbortController().signal, context: {}, languageCode: "en" });
+    const run = passThroughSafety.run(source, { signal: new AbortController().signal, context: {}, languageCode: "en", policy: "children_strict" });
     expect(run).toBe(source);
     for await (const frame of run) out.push(frame);
     expect(out).toHaveLength(2);
@@ -34,12 +34,12 @@ describe("safety seam", () => {
     };
     const tts = new FakeTts({ chunksPerSentence: 1 });
     const llm = new FakeLlm({ tokens: ["Hello", " there.", " A", " scary", " thing.", " Bye", " now."] });
-    const engine = createEngine({ config: testConfig(), llm, tts, safety: replacing });
-    const events = await collect(engine.runTurn(turnInput({ audioOutput: true })));
-    expect(names(events)).toContain("safety_policy");
-    expect(events.find((e) => e.event.event === "safety_policy")!.event).toEqual({ event: "safety_policy", category: "violence", action: "replaced" });
+    const engine = createEngine({ ...testOptions, llm, tts, safety: replacing });
+    const frames = await collect(engine.runTurn(turnInput({ audioOutput: true })));
+    expect(types(frames)).toContain("notice");
+    expect(frames.find((f) => f.frame.type === "notice")!.frame).toEqual({ type: "notice", category: "violence", action: "replaced" });
     expect(tts.records.map((r) => r.text)).toEqual(["Hello there.", "Let's talk about something else.", "Bye now."]);
-    const spoken = events.flatMap((e) => (e.event.event === "audio" ? [decodeFakeAudio(e.event.audio)] : []));
+    const spoken = frames.flatMap((f) => (f.frame.type === "audio" ? [new TextDecoder().decode(f.frame.chunk.data)] : []));
     expect(spoken.join(" ")).not.toContain("scary");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
 import { addTeamMember, createTeam } from "../../src/teams/service.ts";
+import { SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
 
 const file = serverForFile();
 
@@ -119,5 +120,129 @@ describe("system routes", () => {
     const res = await api(file.server.url, "GET", "/api/nope");
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("not_found");
+  });
+});
+
+describe("GET /api/policies", () => {
+  it("lists default and the built-in policies for developer and service tokens, and refuses players", async () => {
+    const service = await login(file.server.url, { api_key: file.team.backendKey });
+    for (const token of [file.team.developerToken, service.access_token]) {
+      const res = await api(file.server.url, "GET", "/api/policies", { token });
+      expect(res.status).toBe(200);
+      expect(res.body.policies[0]).toEqual({ name: "default", description: expect.stringContaining("children_strict"), builtin: true });
+      expect(res.body.policies.slice(1)).toEqual([...SAFETY_POLICIES]);
+      expect(res.body.policies.map((p: { name: string }) => p.name)).toContain("children_strict");
+    }
+    const player = await createPlayer(file.server, file.team);
+    expect((await api(file.server.url, "GET", "/api/policies", { token: player.token })).status).toBe(403);
+    expect((await api(file.server.url, "GET", "/api/policies")).status).toBe(401);
+  });
+});
+
+describe("service accounts and developers the hosted engine's way", () => {
+  it("POST /api/users creates playerLogin and playerCreate service accounts that GET /api/users/service_accounts lists", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const token = fixture.developerToken;
+    const made = await api(file.server.url, "POST", "/api/users", { token, body: { name: "kiosk", email: null, user_type: "playerLogin" } });
+    expect(made.status).toBe(201);
+    expect(made.body).toEqual({ pk: expect.any(Number), name: "kiosk", user_type: "playerLogin", api_key: expect.stringMatching(/^hoot_dev_sk_/) });
+    const backend = await api(file.server.url, "POST", "/api/users", { token, body: { name: "server2", user_type: "playerCreate" } });
+    expect(backend.body.user_type).toBe("playerCreate");
+    const list = await api(file.server.url, "GET", "/api/users/service_accounts", { token });
+    expect(list.status).toBe(200);
+    expect(list.body.service_accounts.map((s: { name: string; user_type: string }) => [s.name, s.user_type])).toEqual([
+      ["app", "playerLogin"],
+      ["backend", "playerCreate"],
+      ["kiosk", "playerLogin"],
+      ["server2", "playerCreate"],
+    ]);
+    expect(Object.keys(list.body.service_accounts[0]).sort()).toEqual(["created_at", "name", "pk", "user_type"]);
+    // The same accounts through hoot's own route.
+    const own = await api(file.server.url, "GET", "/api/service-accounts", { token });
+    expect(own.body.service_accounts.map((s: { pk: number }) => s.pk)).toContain(made.body.pk);
+    await login(file.server.url, { api_key: backend.body.api_key });
+  });
+
+  it("POST /api/users with user_type user adds a developer by e-mail, creating them only if new", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const email = `new-${Date.now()}@example.com`;
+    const created = await api(file.server.url, "POST", "/api/users", { token: fixture.developerToken, body: { name: "Grace", email, user_type: "user" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ pk: expect.any(Number), name: "Grace", email, user_type: "user", api_key: expect.stringMatching(/^hoot_dev_dk_/) });
+    const other = await createTeamFixture(file.server);
+    const joined = await api(file.server.url, "POST", "/api/users", { token: other.developerToken, body: { name: "ignored", email: email.toUpperCase() } });
+    expect(joined.status).toBe(200);
+    expect(joined.body).toEqual({ pk: created.body.pk, name: "Grace", email, user_type: "user" });
+    const grace = await login(file.server.url, { api_key: created.body.api_key, team_name: other.teamName });
+    const me = await api(file.server.url, "GET", "/api/users/me", { token: grace.access_token });
+    expect(me.body.teams.map((t: { name: string }) => t.name)).toEqual([fixture.teamName, other.teamName]);
+  });
+
+  it("refuses bad POST /api/users bodies with 400 and a taken service account name with 409, writing nothing", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const token = fixture.developerToken;
+    const count = () => file.server.deps.sqlite.query<{ n: number }, []>("SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS n").get()!.n;
+    const before = count();
+    for (const body of [{ name: "no-email", user_type: "user" }, { name: "x", email: "not-an-email" }, { name: "", user_type: "playerLogin" }, { name: "x", user_type: "admin" }, { name: "x", user_type: "playerLogin", team: 1 }]) {
+      const res = await api(file.server.url, "POST", "/api/users", { token, body });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    const taken = await api(file.server.url, "POST", "/api/users", { token, body: { name: "app", user_type: "playerLogin" } });
+    expect(taken.status).toBe(409);
+    expect(count()).toBe(before);
+    const service = await login(file.server.url, { api_key: fixture.backendKey });
+    expect((await api(file.server.url, "POST", "/api/users", { token: service.access_token, body: { name: "z", user_type: "playerLogin" } })).status).toBe(403);
+  });
+});
+
+describe("PATCH and DELETE /api/users/me", () => {
+  it("renames the caller; a null or empty name changes nothing; a wrong type is 400", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const token = fixture.developerToken;
+    const renamed = await api(file.server.url, "PATCH", "/api/users/me", { token, body: { name: "  Ada L.  " } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: "Ada L.", api_key: fixture.developerKey });
+    for (const body of [{ name: null }, { name: "" }, {}]) expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body })).body.name).toBe("Ada L.");
+    expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body: { name: 7 } })).status).toBe(400);
+    expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body: { email: "x@y.z" } })).status).toBe(400);
+  });
+
+  it("refuses DELETE /api/users/me with 403 permission_denied unless the server allows self-deletion", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const res = await api(file.server.url, "DELETE", "/api/users/me", { token: fixture.developerToken });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("permission_denied");
+    expect((await api(file.server.url, "GET", "/api/users/me", { token: fixture.developerToken })).status).toBe(200);
+
+    const allowing = await startTestServer({ HOOT_ALLOW_SELF_DELETE: "true" });
+    try {
+      const mine = await createTeamFixture(allowing);
+      expect((await api(allowing.url, "DELETE", "/api/users/me", { token: mine.developerToken })).status).toBe(204);
+      expect((await api(allowing.url, "GET", "/api/users/me", { token: mine.developerToken })).status).toBe(401);
+      expect((await api(allowing.url, "POST", "/api/auth/login", { body: { api_key: mine.developerKey } })).status).toBe(401);
+    } finally {
+      await allowing.close();
+    }
+  });
+});
+
+describe("Cache-Control on answers that carry secrets", () => {
+  it("is no-store on users/me, player and service-account lists and creation", async () => {
+    const fixture = await createTeamFixture(file.server);
+    const token = fixture.developerToken;
+    const player = await api(file.server.url, "POST", "/api/players", { token, body: { external_id: "cache-kid" } });
+    const answers = [
+      await api(file.server.url, "GET", "/api/users/me", { token }),
+      await api(file.server.url, "PATCH", "/api/users/me", { token, body: { name: "N" } }),
+      await api(file.server.url, "GET", "/api/players", { token }),
+      player,
+      await api(file.server.url, "GET", `/api/players/${player.body.pk}`, { token }),
+      await api(file.server.url, "GET", "/api/service-accounts", { token }),
+      await api(file.server.url, "POST", "/api/service-accounts", { token, body: { name: "cache-sa" } }),
+      await api(file.server.url, "GET", "/api/users/service_accounts", { token }),
+      await api(file.server.url, "POST", "/api/users", { token, body: { name: "cache-sdk", user_type: "playerLogin" } }),
+      await api(file.server.url, "POST", "/api/players", { token: fixture.developerKey, body: { external_id: "cache-kid-2" } }),
+    ];
+    for (const res of answers) expect(res.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -90,7 +90,8 @@ describe("POST /api/auth/login", () => {
     expect(extra.status).toBe(400);
     expect(extra.body.error).toContain('"admin"');
     expect((await loginWith({ api_key: 42 })).status).toBe(400);
-    expect((await loginWith({})).status).toBe(400);
+    // A body without a usable api_key is a credential that does not authenticate: 401, not 400 (issue 8).
+    expect((await loginWith({})).status).toBe(401);
     const bad = await api(file.server.url, "POST", "/api/auth/login", { body: "{not json" });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("invalid_json");
@@ -157,6 +158,70 @@ describe("login failure limits", () => {
       expect(metrics).toMatch(/hoot_auth_failures_total\{reason="unauthorized"\} 10/);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("login bodies as the hosted engine's SDKs send them", () => {
+  const UNAUTHORIZED = { error: "Authentication failed: the credential is missing, invalid, expired or revoked.", code: "unauthorized" };
+
+  it("treats null and \"\" as absent for every field", async () => {
+    const player = await createPlayer(file.server, file.team);
+    for (const body of [
+      { api_key: file.team.developerKey, team_name: null, federated_id: null },
+      { api_key: file.team.developerKey, team_name: "", federated_id: "" },
+      { api_key: file.team.backendKey, team_name: null, federated_id: null },
+      { api_key: file.team.publicKey, team_name: "", federated_id: player.federatedId },
+      { api_key: file.team.publicKey, team_name: null, federated_id: player.federatedId },
+    ]) {
+      const res = await loginWith(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 200 });
+    }
+  });
+
+  it("ignores any Authorization header on login", async () => {
+    const other = await createTeamFixture(file.server);
+    for (const authorization of ["Bearer", "Bearer ", "Bearer undefined", `Bearer ${other.developerToken}`, "Basic Zm9vOmJhcg=="]) {
+      const res = await api(file.server.url, "POST", "/api/auth/login", { body: { api_key: file.team.developerKey }, headers: { authorization } });
+      expect(res.status).toBe(200);
+      // The token is the body's developer's, whatever the header said.
+      const me = await api(file.server.url, "GET", "/api/users/me", { token: res.body.access_token });
+      expect(me.body.api_key).toBe(file.team.developerKey);
+    }
+  });
+
+  it("answers the one 401 body for every credential that does not authenticate, whatever the body's shape", async () => {
+    const bodies = [
+      {},
+      { api_key: null },
+      { api_key: "" },
+      { api_key: "x".repeat(5000) },
+      { api_key: file.team.developerKey, federated_id: generateKey("fid", "dev") },
+      { api_key: file.team.developerKey, team_name: "no-such-team" },
+      { team_name: file.team.teamName },
+      { federated_id: generateKey("fid", "dev") },
+      { api_key: file.team.publicKey, federated_id: "not-a-federated-id" },
+    ];
+    for (const body of bodies) {
+      const res = await loginWith(body);
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 401, answer: UNAUTHORIZED });
+    }
+  });
+
+  it("answers 400 only for a body that is not a JSON object, a field of the wrong type or an unknown field", async () => {
+    for (const body of ["[]", '"api_key"', "42", "null", "true"]) {
+      const res = await api(file.server.url, "POST", "/api/auth/login", { body, headers: { "content-type": "application/json" } });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    for (const body of [{ api_key: 42 }, { api_key: file.team.developerKey, team_name: 5 }, { api_key: file.team.publicKey, federated_id: {} }, { api_key: ["k"] }]) {
+      const res = await loginWith(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+  });
+
+  it("marks every login answer Cache-Control: no-store", async () => {
+    for (const body of [{ api_key: file.team.developerKey }, { api_key: generateKey("dk", "dev") }]) {
+      expect((await loginWith(body)).headers.get("cache-control")).toBe("no-store");
     }
   });
 });

@@ -131,7 +131,7 @@ describe("interact limits and closes", () => {
       expect(closedLine()).toBeDefined();
       // The server dropped it on its own (abnormal close), and holds no session for it any more.
       expect(JSON.parse(closedLine()!).code).toBe(1006);
-      expect(small.interact.registry.size).toBe(0);
+      expect(small.interact.connections.size).toBe(0);
     } finally {
       await small.close();
     }

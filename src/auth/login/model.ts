@@ -1,10 +1,14 @@
 import { t, type Static } from "elysia";
 
+// The hosted engine's SDKs send every field, as null (Python) or "" (Unity) when unset: both mean absent.
+// Any string is the right type: one that is not a working credential is a 401, never a 400.
+const Text = (description: string) => t.Optional(t.Union([t.String(), t.Null()], { description }));
+
 export const LoginBody = t.Object(
   {
-    api_key: t.String({ minLength: 1, maxLength: 256, description: "developer key or service account key" }),
-    federated_id: t.Optional(t.String({ minLength: 1, maxLength: 256, description: "the player's secret id (player login)" })),
-    team_name: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "selects the team when the developer is in several" })),
+    api_key: Text("developer key, service account key or operator key; absent, null or empty answers 401"),
+    federated_id: Text("the player's secret id (player login); null or empty means absent"),
+    team_name: Text("selects the team when the developer is in several; null or empty means absent"),
   },
   { additionalProperties: false },
 );

@@ -1,21 +1,30 @@
 /**
- * Login: exchanges a developer key, a playerCreate service key, or a service key plus federated id for an
- * access token. Rules: refuse early when the client address or the key is over its failure limit; every
- * failure answers the same 401 whatever the cause, is counted, and is logged by reason without the secret;
- * a developer in several teams must name one.
+ * Login: exchanges a developer key, a playerCreate service key, a service key plus federated id, or an
+ * operator key for an access token. Rules: null and "" mean absent for every field (the SDKs send both);
+ * refuse early when the client address or the key is over its failure limit; every credential that does not
+ * authenticate answers the same 401 whatever the body's shape, is counted, and is logged by reason without
+ * the secret; a developer in several teams must name one.
  */
 import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
 import type { Deps } from "../../deps.ts";
-import { findTeamByName, isMember, listTeamsOfUser } from "../../teams/repo.ts";
 import type { LoginBody, LoginResponse } from "./model.ts";
 
-type LoginDeps = Pick<Deps, "db" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
+type LoginDeps = Pick<Deps, "lookups" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
+
+interface LoginForm {
+  apiKey: string | undefined;
+  federatedId: string | undefined;
+  teamName: string | undefined;
+}
+
+const given = (value: string | null | undefined) => (value === null || value === "" ? undefined : value);
 
 /** Issues the token for `body`; `client` is the caller's address (for limiting). */
 export async function login(deps: LoginDeps, body: LoginBody, client: string): Promise<LoginResponse> {
+  const form: LoginForm = { apiKey: given(body.api_key), federatedId: given(body.federated_id), teamName: given(body.team_name) };
   // Player logins are limited per federated id, never per service key: that key is public (it ships in the
   // app), so counting failures against it would let anyone lock every player of the app out.
-  const keyBucket = body.federated_id !== undefined ? `fid:${deps.secrets.lookupHash(body.federated_id)}` : `key:${deps.secrets.lookupHash(body.api_key)}`;
+  const keyBucket = form.federatedId !== undefined ? `fid:${deps.secrets.lookupHash(form.federatedId)}` : `key:${deps.secrets.lookupHash(form.apiKey ?? "")}`;
   const wait = Math.max(deps.loginLimiter.retryAfter(`ip:${client}`), deps.loginLimiter.retryAfter(keyBucket));
   if (wait > 0) {
     deps.metrics.authFailures.inc({ reason: "rate_limited" });
@@ -23,52 +32,60 @@ export async function login(deps: LoginDeps, body: LoginBody, client: string): P
     throw new TooManyRequests(wait);
   }
   try {
-    const issued = await issue(deps, body);
+    const issued = await issue(deps, form);
     return { access_token: issued.token, expires_in: issued.expiresIn, token_type: "Bearer" };
   } catch (error) {
     if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
       deps.loginLimiter.recordFailure(`ip:${client}`);
       deps.loginLimiter.recordFailure(keyBucket);
       deps.metrics.authFailures.inc({ reason: error.code });
-      deps.logger.warn({ event: "login_failed", code: error.code, client, form: body.federated_id ? "player" : "key" }, "login failed");
+      deps.logger.warn({ event: "login_failed", code: error.code, client, form: form.federatedId ? "player" : "key" }, "login failed");
     }
     throw error;
   }
 }
 
-async function issue(deps: LoginDeps, body: LoginBody) {
-  const kind = deps.credentials.kindOf(body.api_key);
+async function issue(deps: LoginDeps, form: LoginForm) {
+  if (form.apiKey === undefined) throw new Unauthorized();
+  const kind = deps.credentials.kindOf(form.apiKey);
   if (kind === "dk") {
-    if (body.federated_id !== undefined) throw new InvalidRequest("federated_id goes with a service account key, not a developer key.");
-    const user = deps.credentials.developer(body.api_key);
+    if (form.federatedId !== undefined) throw new Unauthorized();
+    const user = deps.credentials.developer(form.apiKey);
     if (!user) throw new Unauthorized();
-    const teamId = developerTeam(deps, user.id, body.team_name);
-    return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.keyVersion });
+    const teamId = developerTeam(deps, user.id, form.teamName);
+    return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.version });
   }
   if (kind === "sk") {
-    const sa = deps.credentials.serviceAccount(body.api_key);
+    const sa = deps.credentials.serviceAccount(form.apiKey);
     if (!sa) throw new Unauthorized();
-    if (body.team_name !== undefined && findTeamByName(deps.db, body.team_name)?.id !== sa.teamId) throw new Unauthorized();
-    if (body.federated_id === undefined) {
+    if (form.teamName !== undefined && deps.lookups.teams.byName(form.teamName)?.id !== sa.teamId) throw new Unauthorized();
+    if (form.federatedId === undefined) {
       if (!sa.playerCreate) {
         throw new Forbidden("This service account key may only log players in; give it the playerCreate permission to get a service token.");
       }
       return deps.tokens.issue({ typ: "service", sub: String(sa.id), tid: sa.teamId, ver: sa.version });
     }
-    const player = deps.credentials.player(body.federated_id);
+    const player = deps.credentials.player(form.federatedId);
     if (!player || player.teamId !== sa.teamId) throw new Unauthorized();
     return deps.tokens.issue({ typ: "player", sub: String(player.id), tid: player.teamId, ver: player.version, sa: sa.id });
+  }
+  if (kind === "op") {
+    // An operator key acts for the whole deployment: a team or a player named with it is a wrong credential.
+    if (form.federatedId !== undefined || form.teamName !== undefined) throw new Unauthorized();
+    const operator = deps.credentials.operator(form.apiKey);
+    if (!operator) throw new Unauthorized();
+    return deps.tokens.issue({ typ: "operator", sub: String(operator.id), tid: 0, ver: operator.version });
   }
   throw new Unauthorized();
 }
 
 function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): number {
   if (teamName !== undefined) {
-    const team = findTeamByName(deps.db, teamName);
-    if (!team || !isMember(deps.db, userId, team.id)) throw new Unauthorized();
+    const team = deps.lookups.teams.byName(teamName);
+    if (!team || !deps.lookups.teams.isMember(userId, team.id)) throw new Unauthorized();
     return team.id;
   }
-  const teams = listTeamsOfUser(deps.db, userId);
+  const teams = deps.lookups.teams.teamsOf(userId);
   if (teams.length === 1) return teams[0]!.id;
   if (teams.length === 0) throw new Forbidden("This developer belongs to no team yet.", "no_team");
   throw new InvalidRequest("This developer belongs to several teams; say which with team_name.", "team_name_required");

@@ -22,7 +22,6 @@ export const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "mx", "dr", "prof", "sr
 
 const WHITESPACE = /\s/;
 const LOWERCASE = /\p{Ll}/u;
-const SPEAKABLE = /[\p{L}\p{N}]/u;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -34,11 +33,6 @@ export function isSpace(ch: string): boolean {
 /** True for a lowercase letter in any script: a sentence does not start with one. */
 export function isLower(ch: string): boolean {
   return LOWERCASE.test(ch);
-}
-
-/** True when the text holds something a voice can say (a letter or a digit), so emoji-only bits are not spoken alone. */
-export function isSpeakable(text: string): boolean {
-  return SPEAKABLE.test(text);
 }
 
 /** Counts words; each CJK character counts as half a word, so about six characters make a short clause. */

@@ -23,9 +23,9 @@ import {
   countWords,
   isLower,
   isSpace,
-  isSpeakable,
   wordBefore,
 } from "./rules.ts";
+import { isSpeakable } from "../speech/speakable.ts";
 
 export interface ChunkerOptions {
   /** Emit a short first clause before the first sentence ends (default true). */

@@ -1,7 +1,7 @@
 /**
  * The single retry. A failed request is tried once more only when nothing has been streamed yet (so the child
  * never sees a reply start twice) and the failure is retryable; otherwise the error goes to the engine, which
- * turns it into `interaction_error`. Provider clients run with their own retries off, so this is the only one.
+ * turns it into an error frame. Provider clients run with their own retries off, so this is the only one.
  */
 import { LlmError, toLlmError } from "./errors.ts";
 

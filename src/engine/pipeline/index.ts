@@ -1,3 +1,7 @@
-/** Plumbing shared by the turn stages: a queue between concurrent stages and cancellation helpers. */
+/**
+ * Plumbing shared by the turn stages: Channel (the one queue between concurrent stages), cancellation helpers,
+ * and untilAborted for sources that may not stop on their own.
+ */
 export { Channel } from "./channel.ts";
 export { childController, sleep } from "./abort.ts";
+export { untilAborted } from "./until-aborted.ts";

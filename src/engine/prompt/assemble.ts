@@ -9,16 +9,14 @@
  * Everything system-level is one message at the start because several open chat templates (Mistral, Gemma)
  * reject a system message anywhere else; the preamble opening it keeps it first and unchangeable.
  */
-import type { ChatMessage, LlmHints } from "../llm/types.ts";
+import type { ChatMessage } from "../llm/types.ts";
 import type { Context, HistoryMessage, TurnInput } from "../types.ts";
-import { findCharacter } from "./character.ts";
 import { trimHistory } from "./history.ts";
 import { CARRY_ON_INSTRUCTION, CHARACTER_HEADING, CONTEXT_HEADING, GREETING_INSTRUCTION, PRECEDENCE_REMINDER, PREAMBLE } from "./preamble.ts";
 import { contextValueText, fillTemplate } from "./template.ts";
 
 export interface AssembledPrompt {
   messages: ChatMessage[];
-  hints: LlmHints;
   /** Placeholders in the prompt that the context did not fill. */
   missingVars: string[];
   /** How many history messages fit the budget. */
@@ -33,43 +31,31 @@ export function isSpeakFirst(text: string): boolean {
 }
 
 /**
- * Builds the messages and hints for one turn.
+ * Builds the messages for one turn.
  * @example assemblePrompt({ prompt: "You are Ollie.", text: ".", context: {}, history: [] }, 6000)
  */
 export function assemblePrompt(input: PromptInput, historyBudgetChars: number): AssembledPrompt {
   const filled = fillTemplate(input.prompt, input.context);
   const kept = trimHistory(input.history, historyBudgetChars);
   const speakFirst = isSpeakFirst(input.text);
-  const replies = input.history.filter((m) => m.role === "assistant");
-  const isGreeting = speakFirst && replies.length === 0;
+  const isGreeting = speakFirst && !input.history.some((m) => m.role === "assistant");
   const userContent = !speakFirst ? input.text : isGreeting ? GREETING_INSTRUCTION : CARRY_ON_INSTRUCTION;
 
   const messages: ChatMessage[] = [{ role: "system", content: systemText(filled.text, input.context) }];
   for (const message of mergeNeighbours([...kept, { role: "user", text: userContent }])) {
     messages.push({ role: message.role, content: message.text });
   }
-  const character = findCharacter(filled.text);
-  const hints: LlmHints = {
-    characterName: character.name,
-    characterKind: character.kind,
-    characterPrompt: filled.text,
-    userText: speakFirst ? null : input.text,
-    context: input.context,
-    isGreeting,
-    turn: replies.length,
-    previousReply: replies.at(-1)?.text ?? null,
-  };
-  return { messages, hints, missingVars: filled.missing, historyKept: kept.length };
+  return { messages, missingVars: filled.missing, historyKept: kept.length };
 }
 
 function systemText(prompt: string, context: Context): string {
   const parts = [PREAMBLE, `${CHARACTER_HEADING}\n${prompt.trim()}`, PRECEDENCE_REMINDER];
-  const lines = Object.entries(context).map(([key, value]) => `- ${key}: ${oneLine(contextValueText(value))}`);
+  const lines = Object.entries(context).map(([key, value]) => `- ${oneLine(key)}: ${oneLine(contextValueText(value))}`);
   if (lines.length > 0) parts.push(`${CONTEXT_HEADING}\n${lines.join("\n")}`);
   return parts.join("\n\n");
 }
 
-/** Context values are shown one per line; a newline inside one could fake a new heading. */
+/** Context entries are shown one per line; a newline inside a key or value could fake a new heading. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }

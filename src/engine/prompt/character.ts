@@ -1,7 +1,7 @@
 /**
  * Guesses the character's name and kind from the configuration prompt ("You are Ollie the owl, ..." ->
- * name "Ollie", kind "owl"). Used for hints to the language model provider (the offline local engine speaks
- * as that character). A guess that fails gives nulls; nothing depends on it being right.
+ * name "Ollie", kind "owl"). The offline local engine uses it to speak as that character. A guess that fails
+ * gives nulls; nothing depends on it being right.
  */
 
 export interface Character {

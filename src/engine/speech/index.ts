@@ -1,3 +1,3 @@
-/** Speech: sentences to audio frames through a TtsProvider, pipelined one sentence ahead. */
-export { speechStage } from "./speech-stage.ts";
-export { startSynthesis, speakableText, type SpeechOptions } from "./synthesis.ts";
+/** Speech: the speakable-text rule, and sentences to audio frames through a TtsProvider, one sentence ahead. */
+export { speechStage, estimateSeconds, type SpeechOptions } from "./speech-stage.ts";
+export { isSpeakable, speakableText } from "./speakable.ts";

@@ -1,38 +1,50 @@
 /**
- * The speech stage: sentences in, audio frames out, in sentence order. Sentence n+1 starts synthesizing as soon
- * as it arrives while sentence n's chunks are being yielded (one sentence of look-ahead: enough to hide the
- * synthesis time of the next sentence without spending work that an interruption would throw away).
+ * The speech stage: sentences in, audio frames out, in sentence order. Sentence n+1 is handed to the provider
+ * as soon as it arrives while sentence n's chunks are being yielded; providers start work when `synthesize` is
+ * called (tts/types.ts), so this is one sentence of look-ahead with no buffer of our own: enough to hide the
+ * synthesis time of the next sentence without spending work that an interruption would throw away.
  * Each sentence says when its audio will be needed: the turn's start plus the estimated playing time of the
  * sentences before it. Providers with a queue serve the earliest need first, so under load a new turn's first
  * clause goes ahead of sentences other children will not hear for seconds yet.
  */
 import type { AudioFrame } from "../frames.ts";
-import { startSynthesis, speakableText, type SpeechOptions } from "./synthesis.ts";
-import type { Channel } from "../pipeline/channel.ts";
-import type { AudioChunk } from "../tts/types.ts";
+import { untilAborted } from "../pipeline/until-aborted.ts";
+import type { AudioChunk, TtsProvider } from "../tts/types.ts";
+import type { AudioFormat, VoiceProfile } from "../types.ts";
+import { speakableText } from "./speakable.ts";
+
+export interface SpeechOptions {
+  tts: TtsProvider;
+  voice: VoiceProfile;
+  format: AudioFormat;
+  signal: AbortSignal;
+}
 
 interface Job {
   text: string;
-  chunks: Channel<AudioChunk> | null;
+  chunks: AsyncIterable<AudioChunk> | null;
 }
 
 /**
- * Speaks each sentence with `options.tts`. Throws the provider's error; ends quietly on abort.
+ * Speaks each sentence with `options.tts`. Throws the provider's error; ends at once on abort.
+ * Audio frames are numbered from 0 (`seq`) in the order they are yielded.
  * @example for await (const frame of speechStage(sentences, { tts, voice: {}, format: "mp3", signal })) send(frame)
  */
 export async function* speechStage(sentences: AsyncIterable<string>, options: SpeechOptions): AsyncGenerator<AudioFrame> {
+  const { tts, signal } = options;
   const source = sentences[Symbol.asyncIterator]();
   const start = performance.now();
   let queuedSeconds = 0;
+  let seq = 0;
   const pull = async (): Promise<Job | null> => {
     const next = await source.next();
-    if (next.done || options.signal.aborted) return null;
+    if (next.done || signal.aborted) return null;
     const speakable = speakableText(next.value);
     if (speakable === null) return { text: next.value, chunks: null };
     // Due a little before the estimate runs out: estimates of speaking time are rough.
     const due = start + queuedSeconds * 1000 * 0.8;
     queuedSeconds += estimateSeconds(speakable, options.voice.speed ?? 1);
-    return { text: next.value, chunks: startSynthesis(speakable, options, due) };
+    return { text: next.value, chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due }) };
   };
   let upcoming = pull();
   try {
@@ -43,14 +55,14 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
       // The look-ahead may fail while this sentence is still playing; the failure is rethrown when awaited.
       upcoming.catch(() => {});
       if (!job.chunks) continue;
-      for await (const chunk of job.chunks) {
-        if (options.signal.aborted) return;
-        yield { type: "audio", chunk, text: job.text };
-      }
+      for await (const chunk of untilAborted(job.chunks, signal)) yield { type: "audio", chunk, text: job.text, seq: seq++ };
+      if (signal.aborted) return;
     }
   } finally {
-    // Tell the sentence source we are done; its own failure is not this stage's to report.
+    // Tell the sentence source we are done, and stop a look-ahead nobody will read; their own failures are not
+    // this stage's to report.
     void Promise.resolve(source.return?.()).catch(() => {});
+    void upcoming.then((job) => job?.chunks?.[Symbol.asyncIterator]().return?.()).catch(() => {});
   }
 }
 

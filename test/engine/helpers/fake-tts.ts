@@ -1,8 +1,11 @@
 /**
- * A TtsProvider fake that implements the real interface: settable delay per chunk, chunks per sentence,
- * failure, and a record of every request (start and end times, aborts, how many ran at once).
+ * A TtsProvider fake that implements the real interface, including its contract that work starts when
+ * `synthesize` is called (not when someone iterates): settable delay per chunk, chunks per sentence,
+ * failure, an option to ignore the abort signal (a provider that is stuck), and a record of every request
+ * (start and end times, aborts, how many ran at once).
  */
 import { sleep } from "../../../src/engine/pipeline/abort.ts";
+import { Channel } from "../../../src/engine/pipeline/channel.ts";
 import { TtsError, type AudioChunk, type SpeechRequest, type TtsProvider } from "../../../src/engine/tts/types.ts";
 
 export interface FakeTtsOptions {
@@ -12,6 +15,8 @@ export interface FakeTtsOptions {
   failOn?: (text: string) => boolean;
   mimeType?: string;
   sampleRate?: number;
+  /** Keep working (and keep the stream open) even when the signal aborts. */
+  ignoreAbort?: boolean;
 }
 
 export interface SynthesisRecord {
@@ -34,26 +39,40 @@ export class FakeTts implements TtsProvider {
     return ["fake-kid", "fake-owl"];
   }
 
-  async *synthesize(request: SpeechRequest): AsyncIterable<AudioChunk> {
+  synthesize(request: SpeechRequest): AsyncIterable<AudioChunk> {
+    const o = this.options;
     const record: SynthesisRecord = { text: request.text, startedAt: performance.now(), endedAt: null, aborted: false };
     this.records.push(record);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
-    try {
-      const count = this.options.chunksPerSentence ?? 2;
-      for (let i = 0; i < count; i++) {
-        await sleep(this.options.delayMs ?? 0, request.signal);
-        if (request.signal.aborted) {
-          record.aborted = true;
-          return;
+    const out = new Channel<AudioChunk>(o.ignoreAbort ? undefined : request.signal);
+    void (async () => {
+      try {
+        for (let i = 0; i < (o.chunksPerSentence ?? 2); i++) {
+          if (o.ignoreAbort) await Bun.sleep(o.delayMs ?? 0);
+          else await sleep(o.delayMs ?? 0, request.signal);
+          if (request.signal.aborted && !o.ignoreAbort) {
+            record.aborted = true;
+            return;
+          }
+          if (o.failOn?.(request.text)) {
+            out.fail(new TtsError("fake synthesis failed", false));
+            return;
+          }
+          const chunk = { data: new TextEncoder().encode(`${request.text}#${i}`), mimeType: o.mimeType ?? "audio/mpeg", sampleRate: o.sampleRate ?? 22050 };
+          // false once the reader left: stop the work like a real provider.
+          if (!out.push(chunk)) {
+            record.aborted = true;
+            return;
+          }
         }
-        if (this.options.failOn?.(request.text)) throw new TtsError("fake synthesis failed", false);
-        yield { data: new TextEncoder().encode(`${request.text}#${i}`), mimeType: this.options.mimeType ?? "audio/mpeg", sampleRate: this.options.sampleRate ?? 22050 };
+        out.close();
+      } finally {
+        record.endedAt = performance.now();
+        this.active--;
       }
-    } finally {
-      record.endedAt = performance.now();
-      this.active--;
-    }
+    })();
+    return out;
   }
 
   async close(): Promise<void> {
@@ -61,7 +80,7 @@ export class FakeTts implements TtsProvider {
   }
 }
 
-/** Decodes an audio event's payload back to the fake's "<sentence>#<chunk>" text. */
+/** Decodes an audio payload (base64) back to the fake's "<sentence>#<chunk>" text. */
 export function decodeFakeAudio(base64: string): string {
   return Buffer.from(base64, "base64").toString("utf8");
 }

@@ -1,18 +1,17 @@
-/** Shared pieces for engine tests: settings, a turn input, and collecting events with their arrival times. */
-import { loadConfig, type Config } from "../../../src/config.ts";
-import type { TurnEvent, TurnInput } from "../../../src/engine/types.ts";
+/** Shared pieces for engine tests: engine options, a turn input, and collecting frames with their arrival times. */
+import type { EngineOptions } from "../../../src/engine/engine.ts";
+import type { TurnFrame } from "../../../src/engine/frames.ts";
+import type { TurnInput } from "../../../src/engine/types.ts";
 
-/** Settings from defaults plus `env` (never the process environment). */
-export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ HOOT_LOCAL_TOKENS_PER_SECOND: "0", ...env });
-}
+/** Engine options besides the providers: short model deadlines so failing tests end quickly. */
+export const testOptions: Omit<EngineOptions, "llm" | "tts"> = { historyBudgetChars: 6000, llmTimeouts: { firstTokenMs: 2000, stallMs: 2000 } };
 
 /** A turn input with sensible defaults. */
 export function turnInput(overrides: Partial<TurnInput> = {}): TurnInput {
   return {
     text: "hello",
     context: {},
-    config: { prompt: "You are Ollie the owl.", audio_format: "mp3", language_code: "en" },
+    config: { prompt: "You are Ollie the owl.", audio_format: "mp3", language_code: "en", safety_policy: "children_strict" },
     history: [],
     audioOutput: false,
     signal: new AbortController().signal,
@@ -21,24 +20,24 @@ export function turnInput(overrides: Partial<TurnInput> = {}): TurnInput {
 }
 
 export interface Timed {
-  event: TurnEvent;
+  frame: TurnFrame;
   at: number;
 }
 
-/** Every event of a turn with the time (ms since the call) it arrived. */
-export async function collect(events: AsyncIterable<TurnEvent>): Promise<Timed[]> {
+/** Every frame of a turn with the time (ms since the call) it arrived. */
+export async function collect(frames: AsyncIterable<TurnFrame>): Promise<Timed[]> {
   const start = performance.now();
   const out: Timed[] = [];
-  for await (const event of events) out.push({ event, at: performance.now() - start });
+  for await (const frame of frames) out.push({ frame, at: performance.now() - start });
   return out;
 }
 
-/** The event names in order. */
-export function names(events: Timed[]): string[] {
-  return events.map((e) => e.event.event);
+/** The frame types in order. */
+export function types(frames: Timed[]): string[] {
+  return frames.map((f) => f.frame.type);
 }
 
-/** The concatenated text events. */
-export function textOf(events: Timed[]): string {
-  return events.map((e) => (e.event.event === "text" ? e.event.text : "")).join("");
+/** The concatenated text frames. */
+export function textOf(frames: Timed[]): string {
+  return frames.map((f) => (f.frame.type === "text" ? f.frame.text : "")).join("");
 }

@@ -15,12 +15,12 @@ const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "sev
 const NUMBER = `(-?\\d+(?:\\.\\d+)?|${NUMBER_WORDS.join("|")})`;
 const OPERATOR = "(\\+|plus|add|and|-|minus|take away|\\*|x|×|times|multiplied by|/|÷|divided by|over)";
 const SUM = new RegExp(`${NUMBER}\\s*${OPERATOR}\\s*${NUMBER}`);
-const OPERATORS: Record<string, Operator> = {
+const OPERATORS = new Map<string, Operator>(Object.entries({
   "+": "plus", plus: "plus", add: "plus", and: "plus",
   "-": "minus", minus: "minus", "take away": "minus",
   "*": "times", x: "times", "×": "times", times: "times", "multiplied by": "times",
   "/": "divided by", "÷": "divided by", "divided by": "divided by", over: "divided by",
-};
+} satisfies Record<string, Operator>));
 
 /** Reads one sum from normalised text; "and" only counts in a question ("what is 2 and 2"). */
 export function parseSum(text: string): Sum | null {
@@ -28,7 +28,7 @@ export function parseSum(text: string): Sum | null {
   if (!match) return null;
   const [, left, word, right] = match as unknown as [string, string, string, string];
   if (word === "and" && !/\b(?:what|what's|whats|how much)\b/.test(text)) return null;
-  const op = OPERATORS[word];
+  const op = OPERATORS.get(word);
   if (!op) return null;
   return { a: toNumber(left), op, b: toNumber(right) };
 }

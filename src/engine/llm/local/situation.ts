@@ -1,11 +1,13 @@
 /**
- * Everything the local engine knows about a turn, gathered from the request: the character, the child's words,
- * the child's name (from the context or from "my name is ..." earlier), the context facts worth mentioning, and
- * the seed that makes the reply deterministic. Works from hints when the engine sends them, else from messages.
+ * Everything the local engine knows about a turn, read from the chat messages alone (as a real model would):
+ * the character from the developer's prompt, the app's context facts, the child's words (or the app note that
+ * stands in for them on "." turns), the child's name (from the context or "my name is ..." earlier), the
+ * previous reply, and the seed that makes the reply deterministic for the same conversation.
  */
 import { findCharacter } from "../../prompt/character.ts";
-import type { Context } from "../../types.ts";
-import type { LlmRequest } from "../types.ts";
+import { CARRY_ON_INSTRUCTION, CHARACTER_HEADING, CONTEXT_HEADING, GREETING_INSTRUCTION, PRECEDENCE_REMINDER } from "../../prompt/preamble.ts";
+import type { Context, ContextValue } from "../../types.ts";
+import type { ChatMessage, LlmRequest } from "../types.ts";
 import { hashString } from "./seed.ts";
 import { capitalize, normalize, safeEcho } from "./words.ts";
 
@@ -37,28 +39,60 @@ const HIDDEN_KEY = /(?:^|_)(?:id|uuid|token|key|secret|session|url|api|hash|emai
 
 /** Reads a request into a Situation. */
 export function readSituation(request: LlmRequest): Situation {
-  const hints = request.hints;
   const system = request.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
-  const character = hints ? { name: hints.characterName, kind: hints.characterKind } : findCharacter(system);
+  const prompt = characterPrompt(system);
+  const context = contextOf(system);
+  const character = findCharacter(prompt);
   const lastUser = request.messages.findLast((m) => m.role === "user")?.content ?? ".";
-  const userText = hints ? hints.userText : lastUser.trim() === "." || lastUser.startsWith("[") ? null : lastUser;
+  const speakFirst = lastUser.endsWith(GREETING_INSTRUCTION) || lastUser.endsWith(CARRY_ON_INSTRUCTION) || lastUser.trim() === ".";
   const replies = request.messages.filter((m) => m.role === "assistant");
-  const context = hints?.context ?? {};
-  const said = userText === null ? null : normalize(userText);
+  const said = speakFirst ? null : normalize(lastUser);
   const earlier = request.messages.filter((m) => m.role === "user").map((m) => normalize(m.content));
-  const prompt = hints?.characterPrompt ?? system;
   return {
     name: character.name,
     kind: character.kind,
     said,
-    isGreeting: hints ? hints.isGreeting : userText === null && replies.length === 0,
-    turn: hints ? hints.turn : replies.length,
-    previousReply: hints ? hints.previousReply : (replies.at(-1)?.content ?? null),
+    isGreeting: speakFirst && !lastUser.endsWith(CARRY_ON_INSTRUCTION) && replies.length === 0,
+    turn: replies.length,
+    previousReply: replies.at(-1)?.content ?? null,
     childName: nameFromContext(context) ?? nameFromWords([...earlier, said ?? ""]),
     progress: progressFromContext(context),
     facts: factsFromContext(context),
-    seed: hashString([prompt, userText ?? ".", stableJson(context), String(hints?.turn ?? replies.length)].join("\u0000")),
+    seed: hashString([prompt, stableJson(context), ...conversation(request.messages)].join("\u0000")),
   };
+}
+
+/** The developer's prompt inside hoot's system message, or the whole system text from any other caller. */
+function characterPrompt(system: string): string {
+  const start = system.indexOf(`${CHARACTER_HEADING}\n`);
+  if (start < 0) return system;
+  const from = start + CHARACTER_HEADING.length + 1;
+  const end = system.indexOf(`\n\n${PRECEDENCE_REMINDER}`, from);
+  return system.slice(from, end < 0 ? undefined : end);
+}
+
+/** The context lines ("- key: value") under hoot's context heading; numbers and booleans read back as such. */
+function contextOf(system: string): Context {
+  const start = system.indexOf(`${CONTEXT_HEADING}\n`);
+  // A null-prototype object: the keys are the app's, and "constructor" must be just a key.
+  const context: Context = Object.create(null) as Context;
+  if (start < 0) return context;
+  for (const line of system.slice(start + CONTEXT_HEADING.length + 1).split("\n")) {
+    const match = /^- (.+?): (.*)$/.exec(line);
+    if (!match) break;
+    context[match[1] as string] = valueOf(match[2] as string);
+  }
+  return context;
+}
+
+function valueOf(text: string): ContextValue {
+  if (text === "true" || text === "false") return text === "true";
+  return /^-?\d+(?:\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
+/** The conversation so far and the words of this turn, for the seed: every turn of a conversation differs. */
+function conversation(messages: ChatMessage[]): string[] {
+  return messages.filter((m) => m.role !== "system").map((m) => `${m.role}:${m.content}`);
 }
 
 /** "playerName" and "Player-Name" both become "player_name". */

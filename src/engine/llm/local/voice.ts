@@ -4,16 +4,17 @@
  */
 import type { Situation } from "./situation.ts";
 
-const SOUNDS: Record<string, string> = {
+// A Map, not an object: the kind comes from the developer's prompt, and "the constructor" must find nothing.
+const SOUNDS = new Map(Object.entries({
   owl: "Hoo-hoo!", cat: "Purr!", kitten: "Mew!", dog: "Woof!", puppy: "Woof woof!", dragon: "Rawr!", dinosaur: "Rawr!",
   robot: "Beep boop!", lion: "Roar!", tiger: "Roar!", bee: "Bzzz!", frog: "Ribbit!", duck: "Quack!", cow: "Moo!",
   monkey: "Ooh-ooh!", pig: "Oink!", sheep: "Baa!", lamb: "Baa!", bird: "Tweet tweet!", horse: "Neigh!", pony: "Neigh!",
   mouse: "Squeak!", penguin: "Honk honk!", dolphin: "Eee-eee!", bear: "Grr-hello!", unicorn: "Neigh-hee!",
-};
+}));
 
 /** The character's sound ("Hoo-hoo!") or null. */
 export function soundOf(situation: Situation): string | null {
-  return situation.kind ? (SOUNDS[situation.kind] ?? null) : null;
+  return situation.kind ? (SOUNDS.get(situation.kind) ?? null) : null;
 }
 
 /** "Ollie the owl", "Ollie", "a friendly owl" or "your friend". */

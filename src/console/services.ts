@@ -1,0 +1,236 @@
+/**
+ * The console's ONE door to the rest of hoot. Everything the console does to developers, teams, service
+ * accounts and players goes through the same services (and so the same team rules) as the HTTP API, called
+ * from here and nowhere else in src/console, so a rename in those services is fixed in this file alone.
+ *
+ * Routes that have no service yet (team safety policies, incidents, the policy list) are reached by sending
+ * a real request to the server's own HTTP API in-process with a developer token of the signed-in developer:
+ * what answers is exactly what the API answers, and a route that does not exist yet reads as "not available".
+ */
+import type { Deps } from "../deps.ts";
+import { AppError, Unauthorized } from "../errors.ts";
+import { login } from "../auth/login/service.ts";
+import { findUserByEmail, userKeyVersion } from "../users/repo.ts";
+import { createDeveloper, describeMe, rotateDeveloperKey as rotateKey } from "../users/service.ts";
+import { addMember, isMember as memberOf } from "../teams/repo.ts";
+import { teamsOf as teamsOfUser } from "../teams/service.ts";
+import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
+import type { ServiceAccountBody } from "../service-accounts/model.ts";
+import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
+import type { PlayerBody, PlayerList } from "../players/model.ts";
+import { safetyPolicyNames } from "../engine/safety/index.ts";
+import { FLITE_VOICES, OPENAI_VOICES } from "../engine/tts/index.ts";
+
+export type ConsoleDeps = Deps;
+export type { PlayerBody, PlayerList, ServiceAccountBody };
+
+export interface TeamRef {
+  pk: number;
+  name: string;
+}
+
+export interface DeveloperProfile {
+  pk: number;
+  name: string;
+  email: string;
+  teams: TeamRef[];
+}
+
+/** Who a valid developer API key signs in as. */
+export interface KeySignIn {
+  userId: number;
+  teamId: number;
+  keyVersion: number;
+}
+
+// --- developers and teams ---
+
+/** The developer with this (lower-cased) e-mail, or null. */
+export function findDeveloperByEmail(deps: ConsoleDeps, email: string): { id: number; keyVersion: number } | null {
+  const user = findUserByEmail(deps.db, email);
+  return user ? { id: user.id, keyVersion: user.keyVersion } : null;
+}
+
+/** Name, e-mail and teams of a developer (without the key). */
+export function developerProfile(deps: ConsoleDeps, userId: number): DeveloperProfile {
+  const me = describeMe(deps, userId);
+  return { pk: me.pk, name: me.name, email: me.email, teams: me.teams };
+}
+
+/** The developer's API key, in full. */
+export function developerKey(deps: ConsoleDeps, userId: number): string {
+  return describeMe(deps, userId).api_key;
+}
+
+/** Rotates the developer's key (ending every token it minted); the new key and version. */
+export function rotateDeveloperKey(deps: ConsoleDeps, userId: number): { apiKey: string; keyVersion: number } {
+  const { user, apiKey } = rotateKey(deps, userId);
+  return { apiKey, keyVersion: user.keyVersion };
+}
+
+/** The developer's current key version, or null when the developer is gone. */
+export function developerKeyVersion(deps: ConsoleDeps, userId: number): number | null {
+  return userKeyVersion(deps.db, userId);
+}
+
+/** The developer's teams, oldest first. */
+export function teamsOf(deps: ConsoleDeps, userId: number): TeamRef[] {
+  return teamsOfUser(deps, userId);
+}
+
+/** Whether the developer belongs to the team. */
+export function isMember(deps: ConsoleDeps, userId: number, teamId: number): boolean {
+  return memberOf(deps.db, userId, teamId);
+}
+
+/** Makes an invited e-mail a developer of `teamName` (creating the developer when new); their user id. */
+export function joinTeam(deps: ConsoleDeps, input: { teamName: string; email: string; name: string }): number {
+  return createDeveloper(deps, input).user.id;
+}
+
+/** Adds an existing developer to a team (no-op when already a member). */
+export function addToTeam(deps: ConsoleDeps, teamId: number, userId: number): void {
+  addMember(deps.db, teamId, userId);
+}
+
+// --- logging in through the login service ---
+
+/**
+ * Checks a developer API key exactly as `POST /api/auth/login` does (same limits, same errors); a developer in
+ * several teams who names none is signed in to their first team (they can switch in the console).
+ */
+export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName: string | undefined, client: string): Promise<KeySignIn> {
+  // Only developer keys open the console; a service key would get a service token from the login service.
+  if (deps.credentials.kindOf(apiKey) !== "dk") throw new Unauthorized();
+  let issued;
+  try {
+    issued = await login(deps, { api_key: apiKey, ...(teamName ? { team_name: teamName } : {}) }, client);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "team_name_required")) throw error;
+    // The login service only says this after the key checked out, so looking the key up again reveals nothing.
+    const user = deps.credentials.developer(apiKey);
+    const first = user ? teamsOf(deps, user.id)[0] : undefined;
+    if (!first) throw error;
+    issued = await login(deps, { api_key: apiKey, team_name: first.name }, client);
+  }
+  const claims = await deps.tokens.verify(issued.access_token);
+  if (!claims || claims.typ !== "developer") throw new Error("the login service issued an unusable developer token");
+  return { userId: Number(claims.sub), teamId: claims.tid, keyVersion: claims.ver };
+}
+
+/** A developer access token for the developer in `teamId`, through the login service. */
+export async function developerToken(deps: ConsoleDeps, userId: number, teamId: number, client: string): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
+  const team = teamsOf(deps, userId).find((t) => t.pk === teamId);
+  if (!team) throw new Unauthorized();
+  return login(deps, { api_key: developerKey(deps, userId), team_name: team.name }, client);
+}
+
+// --- service accounts ---
+
+/** The team's service-account keys (playerCreate keys masked). */
+export function listServiceAccounts(deps: ConsoleDeps, teamId: number): ServiceAccountBody[] {
+  return listTeamServiceAccounts(deps, teamId);
+}
+
+/** Creates a service-account key; the answer holds the key in full. */
+export function createServiceAccount(deps: ConsoleDeps, teamId: number, name: string, playerCreate: boolean): ServiceAccountBody {
+  return createSa(deps, teamId, name, playerCreate);
+}
+
+/** Deletes the team's service account (404 for another team's). */
+export function deleteServiceAccount(deps: ConsoleDeps, teamId: number, id: number): void {
+  removeServiceAccount(deps, teamId, id);
+}
+
+// --- players ---
+
+export interface ConsolePlayers {
+  create(teamId: number, externalId: string): PlayerBody;
+  list(teamId: number, after: string | undefined, limit: number): PlayerList;
+  get(teamId: number, id: number): PlayerBody;
+  remove(teamId: number, id: number): void;
+  resetFederatedId(teamId: number, id: number): PlayerBody;
+}
+
+/** The players service (create, list, get, reset, delete), team-scoped like the API. */
+export function players(deps: ConsoleDeps): ConsolePlayers {
+  return {
+    create: (teamId, externalId) => createPlayer(deps, teamId, externalId),
+    list: (teamId, after, limit) => listTeamPlayers(deps, teamId, after, limit),
+    get: (teamId, id) => getPlayer(deps, teamId, id),
+    remove: (teamId, id) => removePlayer(deps, teamId, id),
+    resetFederatedId: (teamId, id) => resetFederatedId(deps, teamId, id),
+  };
+}
+
+/** The name of the login-only key the console makes when a team has none, so the playground can log players in. */
+export const PLAYGROUND_KEY_NAME = "console playground";
+
+/**
+ * A player token for the playground, made as an app makes one: the team's login-only service key plus the
+ * player's federated id, through the login service. A team without a login-only key gets one named
+ * "console playground" (listed under Authentication like any other).
+ */
+export async function playerToken(deps: ConsoleDeps, teamId: number, playerPk: number, client: string): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
+  const player = players(deps).get(teamId, playerPk);
+  let key = listServiceAccounts(deps, teamId).find((sa) => !sa.permissions.includes("playerCreate"));
+  let createdKey = false;
+  if (!key) {
+    key = createServiceAccount(deps, teamId, PLAYGROUND_KEY_NAME, false);
+    createdKey = true;
+  }
+  const issued = await login(deps, { api_key: key.api_key, federated_id: player.federated_id }, client);
+  return { access_token: issued.access_token, expires_in: issued.expires_in, created_key: createdKey };
+}
+
+// --- what the engine offers ---
+
+/** Voice ids the configured speech provider knows. (Lead: take engine.voices() once the engine is in Deps.) */
+export function voices(deps: ConsoleDeps): string[] {
+  return deps.config.ttsProvider === "openai" ? [...OPENAI_VOICES] : FLITE_VOICES.map((v) => v.id);
+}
+
+/** The built-in safety policy names a configuration may use, strictest first. */
+export function builtInPolicies(): string[] {
+  return safetyPolicyNames();
+}
+
+// --- HTTP routes without a service the console can call yet ---
+
+/** Where the safety API lives or will live (lead: adjust here if those routes land under other paths). */
+export const SAFETY_ROUTES = { policies: "/api/policies", teamPolicies: "/api/safety-policies", incidents: "/api/safety/incidents" } as const;
+
+export type ApiAnswer = { available: true; status: number; body: unknown } | { available: false };
+
+/** Something that handles a Request as the running server does (Bun's `server.fetch`). */
+export interface InProcessServer {
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/**
+ * Sends `method path` to this server's own HTTP API with a developer token, in-process. A route the server
+ * does not have answers `{available: false}`; anything else is the API's own status and body.
+ */
+export async function callApi(
+  server: InProcessServer,
+  origin: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await server.fetch(new Request(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  // The HTTP plugin answers an unknown route with exactly this body.
+  const missing = response.status === 404 && typeof parsed === "object" && parsed !== null && (parsed as { error?: unknown }).error === "No such route.";
+  if (missing || response.status === 405) return { available: false };
+  return { available: true, status: response.status, body: parsed };
+}

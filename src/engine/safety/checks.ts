@@ -1,0 +1,44 @@
+/**
+ * Child safety as a library: the one import the turn and the HTTP routes need. Nothing here is wired yet;
+ * see the README's "Child safety" section for how each part plugs in.
+ *
+ *   const policy = await resolvePolicy(config.safety_policy, (name) => repo.findTeamPolicy(teamId, name));
+ *   const checker = moderated(policy, createModeration(appConfig), appConfig.moderationTimeoutMs);
+ *   const verdict = await checker.checkInput(text, { stance: session.stance });   // before the model
+ *   const stage = gatedSafetyStage(() => (s) => checker.checkOutput(s, { stance }));  // between chunker and output
+ */
+export { CATEGORIES, CATEGORY_DESCRIPTIONS, FIXED_CATEGORIES, type Category, type Direction, type Finding } from "./detect/categories.ts";
+export { detect } from "./detect/detector.ts";
+export { PLACEHOLDERS, findPii, redactPii, type PiiKind, type Redaction } from "./detect/pii.ts";
+export { BUILTIN_POLICIES, DEFAULT_POLICY, type PolicySpec } from "./policy/builtin.ts";
+export { CompiledPolicy, type CheckOptions, type Incident, type InputVerdict, type Notice, type NoticeAction, type NoticeCategory, type OutputVerdict } from "./policy/compiled.ts";
+export { ACTIONS, RESERVED_NAMES, TeamPolicyBody, TeamPolicyCreate, validateTeamPolicy, validateTeamPolicyCreate, type PolicyAction } from "./policy/model.ts";
+export { builtinPolicy, policyName, resolvePolicy, teamPolicy, type PolicyRef, type TeamPolicyRow } from "./policy/resolve.ts";
+export { NEW_SESSION, isAttempt, observe, type SessionSafety, type Stance, type TrackerStep } from "./session/tracker.ts";
+export { OutputGate, type GateEvent, type UnitCheck } from "./gate/output-gate.ts";
+export { gatedSafetyStage, type IncidentSink } from "./gate/stage.ts";
+export { createModeration } from "./moderation/create.ts";
+export { GuardModeration } from "./moderation/guard.ts";
+export { moderated, type ModeratedChecker, type ModeratedOptions } from "./moderation/moderated.ts";
+export { OpenAiModeration } from "./moderation/openai.ts";
+export { ModerationError, type ModerationProvider } from "./moderation/types.ts";
+
+import { BUILTIN_POLICIES } from "./policy/builtin.ts";
+import { builtinPolicy } from "./policy/resolve.ts";
+
+/** `GET /api/policies` entries for the built-in policies ("default" names the strictest). */
+export function builtinPolicyList(): { name: string; description: string; builtin: true }[] {
+  return [
+    { name: "default", description: "The strictest built-in children's policy (children_strict).", builtin: true },
+    ...Object.values(BUILTIN_POLICIES).map((p) => ({ name: p.name, description: p.description, builtin: true as const })),
+  ];
+}
+
+/** Compiles every rule once (the first check otherwise pays ~50-100 ms of regex compilation); call at startup. */
+export function warmUpSafety(): void {
+  for (const name of Object.keys(BUILTIN_POLICIES)) {
+    const policy = builtinPolicy(name);
+    policy?.checkInput("hello, my name is Sam Jones and I'm 8 years old, call me on 555-123-4567");
+    policy?.checkOutput("Hello there, what a lovely day for a story!");
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Runs every rule of one direction over the views of a text and reports what it found: a list of findings
+ * (category, rule id, tier), never the matched words. Policies decide what to do with them (policy/).
+ *
+ * Rules it keeps:
+ * - a text is normalised once; rules, obscenity's matcher and decoded hidden text all read those views;
+ * - a team's allowed terms are masked out before the rules run, except for self-harm and abuse, which no
+ *   policy can switch off; a team's blocked terms are matched on the canonical view as `custom`;
+ * - only the most serious finding per category is kept, in CATEGORIES order.
+ */
+import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding, type Rule, type Tier } from "./categories.ts";
+import { decodeHidden } from "./encoded.ts";
+import { views, visible } from "./normalize.ts";
+import { DRUG_RULES } from "./rules/drugs.ts";
+import { HATE_RULES } from "./rules/hate.ts";
+import { JAILBREAK_RULES } from "./rules/jailbreak.ts";
+import { PROFANITY_RULES, obscenityFindings } from "./rules/profanity.ts";
+import { SELF_HARM_RULES } from "./rules/self-harm.ts";
+import { SEXUAL_RULES } from "./rules/sexual.ts";
+import { STRANGER_RULES } from "./rules/stranger.ts";
+import { VIOLENCE_RULES } from "./rules/violence.ts";
+
+/** Every built-in rule. */
+export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES];
+
+const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
+  input: RULES.filter((r) => r.on !== "output"),
+  output: RULES.filter((r) => r.on !== "input"),
+};
+
+/** Team terms compiled once per policy. */
+export interface TermMatchers {
+  /** Matches a blocked term on the canonical view. */
+  blocked: RegExp | null;
+  /** Matches an allowed term on the canonical view (masked before the rules run). */
+  allowed: RegExp | null;
+}
+
+export const NO_TERMS: TermMatchers = { blocked: null, allowed: null };
+
+/**
+ * Compiles team terms into matchers on the canonical view (each term is normalised the same way as the text).
+ * @example compileTerms(["Kill Zone"], []).allowed?.test(" the kill zone level ") // true
+ */
+export function compileTerms(blocked: readonly string[], allowed: readonly string[]): TermMatchers {
+  const build = (terms: readonly string[]): RegExp | null => {
+    const words = terms.map((t) => views(t).canon.trim()).filter((t) => t.length > 0);
+    if (words.length === 0) return null;
+    const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, " ?"));
+    return new RegExp(`\\b(?:${escaped.join("|")})\\b`, "g");
+  };
+  return { blocked: build(blocked), allowed: build(allowed) };
+}
+
+const RANK: Record<Tier, number> = { mild: 0, clear: 1, severe: 2 };
+
+function runRules(rules: readonly Rule[], canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
+  for (const rule of rules) {
+    const target = rule.view === "clean" ? clean : FIXED_CATEGORIES.has(rule.category) ? canon : masked;
+    if (!rule.test.test(target)) continue;
+    if (rule.unless && rule.unless.test(target)) continue;
+    if (rule.also && !rule.also.test(target)) continue;
+    keep(out, { category: rule.category, rule: rule.id, tier: rule.tier });
+  }
+}
+
+function keep(out: Map<Category, Finding>, finding: Finding): void {
+  const had = out.get(finding.category);
+  if (!had || RANK[finding.tier] > RANK[had.tier]) out.set(finding.category, finding);
+}
+
+/**
+ * Finds what is unsafe in one text (a child's message or one model sentence).
+ * @example detect("I wanna k1ll mysellf", "input") // [{ category: "self_harm", rule: "self_harm.lethal-self", tier: "severe" }]
+ */
+export function detect(text: string, direction: Direction, terms: TermMatchers = NO_TERMS, depth = 0): Finding[] {
+  const v = views(text);
+  const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
+  const out = new Map<Category, Finding>();
+  runRules(BY_DIRECTION[direction], v.canon, v.clean, masked, out);
+  const maskedClean = terms.allowed ? masked : v.clean;
+  for (const f of obscenityFindings(maskedClean)) keep(out, f);
+  if (v.canon !== maskedClean) for (const f of obscenityFindings(masked)) keep(out, f);
+  if (terms.blocked) {
+    terms.blocked.lastIndex = 0;
+    if (terms.blocked.test(v.canon)) keep(out, { category: "custom", rule: "custom.blocked-term", tier: "clear" });
+  }
+  if (depth === 0) {
+    for (const hidden of decodeHidden(visible(text))) {
+      if (direction === "input") keep(out, { category: "jailbreak", rule: "jailbreak.encoded-text", tier: "clear" });
+      for (const f of detect(hidden, direction, terms, depth + 1)) keep(out, f);
+    }
+  }
+  return CATEGORIES.flatMap((c) => {
+    const f = out.get(c);
+    return f ? [f] : [];
+  });
+}

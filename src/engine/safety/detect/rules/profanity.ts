@@ -1,0 +1,45 @@
+/**
+ * Swearing. The strong words come from obscenity's maintained English dataset, matched with its own
+ * transformers (look-alikes, leetspeak, repeated letters) and its whitelist that keeps "Scunthorpe", "grapes"
+ * and "assassin" clean. Each dataset word is mapped to the category it belongs to: sexual words to `sexual`,
+ * slurs to `hate`, the rest to `profanity`. Mild words ("damn", "crap", "what the hell") are `mild`: they
+ * count under the strict policy for young children, not under the teen one.
+ */
+import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from "obscenity";
+import { rule, type Category, type Finding, type Rule } from "../categories.ts";
+
+const SEXUAL_WORDS = new Set([
+  "anal", "anus", "bestiality", "blowjob", "boob", "buttplug", "cock", "cum", "deepthroat", "dildo", "doggystyle", "double penetration",
+  "ejaculate", "felch", "fellatio", "finger bang", "fisting", "gangbang", "handjob", "hentai", "hooker", "incest", "jerk off", "jizz",
+  "lubejob", "masturbate", "orgasm", "orgy", "penis", "porn", "pussy", "rape", "scat", "semen", "sex", "slut", "tit", "vagina", "whore",
+]);
+const HATE_WORDS = new Set(["abo", "abeed", "africoon", "arabush", "boonga", "chingchong", "chink", "dyke", "fag", "kike", "negro", "nigger", "retard", "spastic", "tranny"]);
+
+const built = englishDataset.build();
+const matcher = new RegExpMatcher({ ...built, ...englishRecommendedTransformers });
+
+/** Words obscenity flags that are innocent in children's talk, checked on the words around the match. */
+const INNOCENT_CONTEXT = /\b(?:tit for tat|dick whittington|moby dick|blue tit|great tit|coal tit|tits? (?:bird|birds)|shih tzu|cum laude|sex of the|(?:what|which) sex (?:is|are))\b/;
+
+/**
+ * Categories of the dataset words found in `text` (already cleaned or canonical).
+ * @example obscenityFindings(" what the fuuuck ") // [{ category: "profanity", rule: "obscenity.fuck", tier: "clear" }]
+ */
+export function obscenityFindings(text: string): Finding[] {
+  if (!matcher.hasMatch(text)) return [];
+  if (INNOCENT_CONTEXT.test(text) && !matcher.hasMatch(text.replace(INNOCENT_CONTEXT, " "))) return [];
+  const out: Finding[] = [];
+  for (const match of matcher.getAllMatches(text)) {
+    const word = englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "unknown";
+    const category: Category = SEXUAL_WORDS.has(word) ? "sexual" : HATE_WORDS.has(word) ? "hate" : "profanity";
+    out.push({ category, rule: `obscenity.${word.replace(/ /g, "-")}`, tier: category === "profanity" ? "clear" : "severe" });
+  }
+  return out;
+}
+
+const p = (id: string, tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("profanity", id, "both", tier, source, extra);
+
+export const PROFANITY_RULES: Rule[] = [
+  p("strong", "clear", "fuck|fucking|fucked|fucker|fck|fcking|fk|fking|fuk|fuking|fuq|phuck|fook|fukin|effing|motherfucker|mf|mofo|stfu|gtfo|wtf|wth|omfg|lmfao|fml|fu|shit|shitty|sht|shite|bullshit|bs|asshole|arsehole|a hole|ahole|dumbass|jackass|smartass|badass|bitch|bitches|b1tch|biatch|bish|bastard|cunt|twat|wanker|wank|prick|douche|douchebag|cocksucker|dickhead|dick head|piss off|pissed off|son of a bitch|sob|goddamn|goddamnit|god damn|bollocks|bugger off|tosser|slag|thot|hoe|hoes", { unless: "(?:garden|gardening) hoe|hoe (?:the|a|in the) garden|fu (?:dog|manchu)|sob (?:story|stories|quietly)|bs (?:degree|in)" }),
+  p("mild", "mild", "damn|dammit|damnit|dang it|crap|crappy|bloody hell|bloody|what the hell|the hell|go to hell|hell no|hell yeah|hell yes|heck no|screw you|screw this|screw off|sucks ass|arse|ass|butt face|buttface|butthead|freaking|frigging|fricking|frick|friggin|pissed|piss|turd|jerk off|suck my", { unless: "dam (?:beaver|the river)|beaver|hell (?:s kitchen|o kitty)|bloody (?:nose|knee|lip|mary|tooth|mess from falling)|crap (?:game|shoot)|(?:wild|kick|bad) ass(?:es)?|ass (?:is|are) (?:a|an) (?:animal|donkey|donkeys)|donkey|piss(?:ed)? (?:down|it down)" }),
+];

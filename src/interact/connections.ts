@@ -1,0 +1,140 @@
+/**
+ * All socket bookkeeping of the interact websocket, in one place: every open session by socket id, sockets
+ * still waiting to authenticate per remote address, sessions per player, the totals and their caps, and the
+ * closes that revocation and shutdown cause. It is also the one place that talks to the auth module (resolving
+ * a player token, hearing about revocations), so the session itself depends on neither.
+ *
+ * Rules it keeps:
+ * - at most `wsMaxSockets` sockets in all (1013), `wsMaxUnauthenticatedPerAddress` waiting to authenticate
+ *   per address (1013), and `wsMaxSocketsPerPlayer` per player (4429 when one more authenticates);
+ * - a revoked player or service account closes its sockets at once (4403), each running stream first;
+ * - shutdown ends every stream with its close, then closes every socket (1001).
+ */
+import type { Deps } from "../deps.ts";
+import type { Engine } from "../engine/types.ts";
+import { FATAL, fatal } from "./protocol.ts";
+import type { History } from "./history.ts";
+import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
+import { createSafetyPorts } from "./safety-ports.ts";
+
+export interface Connections {
+  /** Open sockets. */
+  readonly size: number;
+  /** A new socket: its session, or null when a cap refused it (the socket was told why and closed). */
+  open(id: string, socket: SessionSocket, address: string): InteractSession | null;
+  /** The session of an open socket. */
+  get(id: string): InteractSession | undefined;
+  /** The socket is gone (closed by either side). */
+  closed(id: string, code: number): void;
+  /** Every stream sends its close, then every socket closes with 1001. */
+  shutdown(): Promise<void>;
+}
+
+interface Connection {
+  session: InteractSession;
+  /** Set while the socket waits to authenticate. */
+  pendingAddress: string | null;
+}
+
+/**
+ * The bookkeeping for one server.
+ * @example const connections = createConnections(deps, engine, conversationHistory(deps.db, budget))
+ */
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "db">, engine: Engine, history: History): Connections {
+  const { config, logger, metrics } = deps;
+  const connections = new Map<string, Connection>();
+  const pendingByAddress = new Map<string, number>();
+  const byPlayer = new Map<number, Set<InteractSession>>();
+
+  const settle = (connection: Connection): void => {
+    const address = connection.pendingAddress;
+    if (address === null) return;
+    connection.pendingAddress = null;
+    const left = (pendingByAddress.get(address) ?? 1) - 1;
+    if (left > 0) pendingByAddress.set(address, left);
+    else pendingByAddress.delete(address);
+  };
+
+  const ports: Omit<SessionPorts, "admit"> = {
+    engine,
+    history,
+    logger,
+    safety: createSafetyPorts(deps),
+    limits: {
+      authTimeoutMs: config.wsAuthTimeoutMs,
+      maxMessageBytes: config.wsMaxMessageBytes,
+      messagesPerMinute: config.wsMessagesPerMinute,
+      maxInteractChars: config.wsMaxInteractChars,
+      clockToleranceSeconds: config.clockToleranceSeconds,
+    },
+    // The only use of the auth module's caller resolver.
+    authenticate: async (token): Promise<PlayerIdentity | null> => {
+      const caller = await deps.callers.fromToken(token);
+      if (caller?.kind === "player") return { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+      metrics.authFailures.inc({ reason: "ws_bad_token" });
+      logger.warn({ event: "ws_auth_failed", tokenChars: token.length }, "interact authentication failed");
+      return null;
+    },
+  };
+
+  const admit = (session: InteractSession, playerId: number): boolean => {
+    let sessions = byPlayer.get(playerId);
+    if (!sessions) byPlayer.set(playerId, (sessions = new Set()));
+    if (sessions.size >= config.wsMaxSocketsPerPlayer) return false;
+    sessions.add(session);
+    const connection = connections.get(session.id);
+    if (connection) settle(connection);
+    return true;
+  };
+
+  // The only use of the auth module's revocation bus.
+  deps.revocations.subscribe((revocation) => {
+    const doomed: InteractSession[] = [];
+    if (revocation.kind === "player") doomed.push(...(byPlayer.get(revocation.playerId) ?? []));
+    if (revocation.kind === "service-account") {
+      for (const { session } of connections.values()) if (session.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(session);
+    }
+    for (const session of doomed) void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
+  });
+
+  const refuse = (socket: SessionSocket, code: "server_busy" | "too_many_pending", error: string): null => {
+    socket.send(JSON.stringify(fatal(error, code)));
+    socket.close(FATAL[code].close, code);
+    return null;
+  };
+
+  return {
+    get size() {
+      return connections.size;
+    },
+    open(id, socket, address) {
+      if (connections.size >= config.wsMaxSockets) return refuse(socket, "server_busy", "the server has too many open sockets; try again later");
+      if ((pendingByAddress.get(address) ?? 0) >= config.wsMaxUnauthenticatedPerAddress) {
+        return refuse(socket, "too_many_pending", "too many sockets from this address are waiting to authenticate");
+      }
+      pendingByAddress.set(address, (pendingByAddress.get(address) ?? 0) + 1);
+      const session = new InteractSession(id, socket, { ...ports, admit });
+      connections.set(id, { session, pendingAddress: address });
+      metrics.wsSessions.inc();
+      return session;
+    },
+    get: (id) => connections.get(id)?.session,
+    closed(id, code) {
+      const connection = connections.get(id);
+      if (!connection) return;
+      const { session } = connection;
+      logger.info({ event: "ws_closed", session: id, code, player: session.player?.playerId }, "interact socket closed");
+      connections.delete(id);
+      settle(connection);
+      session.closed();
+      const playerId = session.player?.playerId;
+      const sessions = playerId === undefined ? undefined : byPlayer.get(playerId);
+      sessions?.delete(session);
+      if (sessions?.size === 0) byPlayer.delete(playerId as number);
+      metrics.wsSessions.dec();
+    },
+    async shutdown() {
+      await Promise.all([...connections.values()].map(({ session }) => session.shutdown("server_shutting_down", "the server is shutting down")));
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * The safety policies a configuration may name, as `GET /api/policies` lists them: the built-in ones
+ * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
+ */
+import type { Deps } from "../deps.ts";
+import { builtinPolicyEntries } from "../engine/safety/index.ts";
+import { teamPolicySummaries } from "../safety-policies/service.ts";
+
+export interface PolicyInfo {
+  name: string;
+  description: string;
+  builtin: boolean;
+}
+
+/** Every policy the caller's configurations may name: built-ins, then the team's (none for the operator). */
+export function listPolicies(deps: Pick<Deps, "db">, teamId: number | null): PolicyInfo[] {
+  return [...builtinPolicyEntries(), ...(teamId === null ? [] : teamPolicySummaries(deps, teamId))];
+}

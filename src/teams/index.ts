@@ -1,0 +1,39 @@
+/**
+ * The teams feature: teams, their names and who belongs to them (developers are members; service accounts
+ * and players belong to one team). Routes: GET /api/teams (a developer's own teams, or every team for the
+ * operator), and the operator's POST /api/teams, GET|PATCH|DELETE /api/teams/{team_pk}.
+ */
+import { Elysia } from "elysia";
+import type { Deps } from "../deps.ts";
+import { authPlugin, developerId } from "../auth/index.ts";
+import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
+import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";
+import { noContent, operatorOnly } from "../operator/routes.ts";
+
+/** The teams controller. */
+export function teamsRoutes(deps: Deps) {
+  return new Elysia({ name: "teams", detail: { tags: ["Teams"] } })
+    .use(authPlugin(deps))
+    .get("/api/teams", ({ caller }) => ({ teams: caller.kind === "operator" ? listAllTeams(deps) : teamsOf(deps, developerId(caller)) }), {
+      access: ["developer", "operator"],
+      response: TeamList,
+      detail: { summary: "List teams", description: "A developer's own teams; every team for the operator." },
+    })
+    .post(
+      "/api/teams",
+      ({ body, set }) => {
+        set.status = 201;
+        return { team: getTeam(deps, createTeam(deps, body.name.trim()).id) };
+      },
+      { access: ["operator"], body: CreateTeamBody, response: { 201: TeamEnvelope }, detail: { summary: "Create a team (operator)" } },
+    )
+    .get("/api/teams/:team_pk", ({ params }) => ({ team: getTeam(deps, Number(params.team_pk)) }), { ...operatorOnly(TeamParams, "Get a team"), response: TeamEnvelope })
+    .patch("/api/teams/:team_pk", ({ params, body }) => ({ team: renameTeam(deps, Number(params.team_pk), body.name?.trim() || undefined) }), {
+      ...operatorOnly(TeamParams, "Rename a team"),
+      body: EditTeamBody,
+      response: TeamEnvelope,
+    })
+    .delete("/api/teams/:team_pk", ({ params }) => (deleteTeam(deps, Number(params.team_pk)), noContent()), {
+      ...operatorOnly(TeamParams, "Delete a team", "Deletes its players and their conversations, its service accounts and memberships; every token and socket of the team ends at once."),
+    });
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "bun:test";
+import { redactPii } from "../../src/engine/safety/checks.ts";
+
+describe("personal information", () => {
+  it.each([
+    ["my phone number is 555-867-5309", "my phone number is [phone number]", "phone"],
+    ["call me on 07700 900123", "call me on [phone number]", "phone"],
+    ["my number is five five five one two three four five six seven", "my number is [phone number]", "phone"],
+    ["my phone is ５５５-１２３-４５６７", "my phone is [phone number]", "phone"],
+    ["my email is lily.rose@gmail.com", "my email is [email]", "email"],
+    ["my email is sam at gmail dot com", "my email is [email]", "email"],
+    ["I live at 42 Oak Street", "I live at [address]", "address"],
+    ["my postcode is SW1A 1AA", "my postcode is [postcode]", "postcode"],
+    ["my zip code is 90210", "my zip code is [postcode]", "postcode"],
+    ["I go to Riverside Primary School", "I go to [school]", "school"],
+    ["my name is Jake Thompson", "my name is [name]", "full_name"],
+    ["my birthday is March 3rd 2016", "my birthday is [birthday]", "birthday"],
+    ["my password is sunshine123", "my password is [password]", "password"],
+    ["card 4111 1111 1111 1111", "card [card number]", "card"],
+    ["add me, my roblox username is DragonSlayer_99", "add me, my roblox username is [username]", "handle"],
+    ["my instagram is @lucy.skates", "my instagram is [username]", "handle"],
+  ])("redacts %p", (text, redacted, kind) => {
+    const r = redactPii(text);
+    expect(r.text).toBe(redacted);
+    expect(r.kinds).toContain(kind as never);
+  });
+
+  it.each(["my name is Sam", "I have 1000000 coins in my game", "my birthday is tomorrow!", "I scored 12345 points", "in the year 2020 I was 4", "I'm 8 years old", "my password for the club is a secret"])("leaves %p alone", (text) => {
+    expect(redactPii(text)).toEqual({ text, kinds: [] });
+  });
+
+  it("checks model sentences for contact details only", () => {
+    expect(redactPii("My name is Ollie Owl, email me at ollie@example.com", true).text).toBe("My name is Ollie Owl, email me at [email]");
+  });
+});
