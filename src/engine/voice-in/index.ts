@@ -14,7 +14,6 @@
  * Errors are VoiceInputError with a wire `code`: invalid_audio, audio_buffer_full, rate_limited, no_audio,
  * stt_unavailable, stt_failed.
  */
-import type { Config } from "../../config.ts";
 import { AudioBudget } from "./budget.ts";
 import type { VoiceBuffer, VoiceBufferSettings } from "./buffer.ts";
 import { NoAudio } from "./errors.ts";
@@ -33,6 +32,7 @@ export {
   OpenAiTranscriptionProvider,
   PocketsphinxProvider,
   primaryLanguage,
+  type SttConfig,
   type SttLogger,
   type SttProvider,
   type TranscriptionRequest,
@@ -41,12 +41,12 @@ export type { TurnState } from "./turn.ts";
 export { loadVad } from "./vad.ts";
 
 /** The buffer settings from the HOOT_* configuration. */
-export function voiceBufferSettings(config: Pick<Config, "audioBufferSeconds" | "audioBufferBytes" | "vadSilenceMs" | "vadMode">): VoiceBufferSettings {
+export function voiceBufferSettings(config: { audioBufferSeconds: number; audioBufferBytes: number; vadSilenceMs: number; vadMode: number }): VoiceBufferSettings {
   return { maxSeconds: config.audioBufferSeconds, maxBytes: config.audioBufferBytes, silenceMs: config.vadSilenceMs, vadMode: config.vadMode };
 }
 
 /** A fresh audio budget for one socket. */
-export function audioBudget(config: Pick<Config, "wsAudioSecondsPerSecond" | "wsAudioBurstSeconds">, now = performance.now()): AudioBudget {
+export function audioBudget(config: { wsAudioSecondsPerSecond: number; wsAudioBurstSeconds: number }, now = performance.now()): AudioBudget {
   return new AudioBudget(config.wsAudioSecondsPerSecond, config.wsAudioBurstSeconds, now);
 }
 

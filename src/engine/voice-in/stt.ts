@@ -13,7 +13,6 @@
  * The audio and the transcript are never logged: only byte counts, durations and timings.
  */
 import { cpus } from "node:os";
-import type { Config } from "../../config.ts";
 import { SttFailed, SttUnavailable } from "./errors.ts";
 
 export interface TranscriptionRequest {
@@ -37,7 +36,14 @@ export interface SttLogger {
 }
 const quiet: SttLogger = { info: () => {}, warn: () => {} };
 
-export type SttConfig = Pick<Config, "sttProvider" | "sttBaseUrl" | "sttApiKey" | "sttModel" | "sttTimeoutMs">;
+/** The recogniser settings (the HOOT_STT_* fields of the app's Config, which fits this shape as it is). */
+export interface SttConfig {
+  sttProvider: "auto" | "openai" | "pocketsphinx" | "none";
+  sttBaseUrl: string;
+  sttApiKey: string;
+  sttModel: string;
+  sttTimeoutMs: number;
+}
 
 /** The primary language subtag, lowercased (`en-US` -> `en`), or undefined to let the recogniser detect it. */
 export function primaryLanguage(code: string): string | undefined {

@@ -247,5 +247,5 @@ describe("offline PocketSphinx provider", () => {
     const result = await transcribeBuffer(voice, new PocketsphinxProvider(PocketsphinxProvider.find()!, 30_000), "en");
     expect(result.text).toContain("puppy");
     voice.close();
-  });
+  }, 30_000);
 });
