@@ -152,7 +152,7 @@ export class VoiceBuffer {
     if (this.closed) return;
     this.clear();
     this.closed = true;
-    void this.queue.then(() => this.vad.free());
+    void this.queue.then(() => this.vad.free()).catch(() => {});
   }
 
   private async addNow(bytes: Uint8Array, config: AudioChunkConfig, generation: number, budget?: AudioBudget): Promise<AddResult> {
@@ -241,7 +241,7 @@ export class VoiceBuffer {
     this.stream = null;
     this.streamContainer = null;
     // Freed once the queue is idle, never under a decode still awaiting its codec.
-    if (old) void this.queue.then(() => old.free());
+    if (old) void this.queue.then(() => old.free()).catch(() => {});
   }
 
   private joined(): Int16Array {

@@ -96,7 +96,7 @@ export class Mp3Stream implements StreamDecoder {
   }
 
   free(): void {
-    this.decoder?.free();
+    release(this.decoder);
     this.decoder = null;
   }
 }
@@ -161,7 +161,7 @@ export class OggStream implements StreamDecoder {
   }
 
   free(): void {
-    this.codec?.decoder?.free();
+    release(this.codec?.decoder ?? null);
     this.codec = null;
   }
 
@@ -279,9 +279,27 @@ export class WebmStream implements StreamDecoder {
   }
 
   free(): void {
-    this.decoder?.free();
+    release(this.decoder);
     this.decoder = null;
   }
+}
+
+/**
+ * Frees a codec's WebAssembly memory once it has finished starting (freeing one still instantiating throws
+ * inside the library); never throws, since it runs after the request that used the codec has answered.
+ */
+function release(decoder: { ready: Promise<void>; free(): void } | null): void {
+  if (!decoder) return;
+  decoder.ready.then(
+    () => {
+      try {
+        decoder.free();
+      } catch {
+        // already freed, or broken by the input that ended the stream: nothing left to release
+      }
+    },
+    () => {},
+  );
 }
 
 function concatAll(parts: Uint8Array[]): Uint8Array {
