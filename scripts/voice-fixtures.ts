@@ -16,9 +16,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadConfig } from "../src/config.ts";
 import { LocalSpeechProvider } from "../src/engine/tts/index.ts";
-import { silentLogger } from "../src/engine/tts/logger.ts";
 import { clearEndOfStream } from "../test/engine/voice-in/helpers/ogg.ts";
 
 const OUT = resolve(import.meta.dir, "../test/fixtures/voice");
@@ -48,7 +46,7 @@ function ffmpeg(pcm16k: Buffer, args: string[]): Buffer {
 
 if (import.meta.main) {
   mkdirSync(OUT, { recursive: true });
-  const tts = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1" }), silentLogger);
+  const tts = new LocalSpeechProvider({ workers: 1 });
   for (const [name, sentence] of Object.entries(FIXTURE_SENTENCES)) {
     const pcm = await speak(tts, sentence);
     const files: Record<string, Buffer> = {

@@ -9,9 +9,7 @@
  *
  * Synthetic speech is far easier than a real child's voice: read the figure as an upper bound on quality.
  */
-import { loadConfig } from "../src/config.ts";
 import { LocalSpeechProvider } from "../src/engine/tts/index.ts";
-import { silentLogger } from "../src/engine/tts/logger.ts";
 import { PocketsphinxProvider, transcribeBuffer, VoiceBuffer } from "../src/engine/voice-in/index.ts";
 import { clearEndOfStream, unityChunks } from "../test/engine/voice-in/helpers/ogg.ts";
 import { chunks, pcm16Bytes, resampled } from "../test/engine/voice-in/helpers/speech.ts";
@@ -90,7 +88,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   const stt = new PocketsphinxProvider(command, 60_000);
-  const tts = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1" }), silentLogger);
+  const tts = new LocalSpeechProvider({ workers: 1 });
   const totals: Record<string, { errors: number; words: number }> = {};
   const add = (key: string, errors: number, count: number) => {
     totals[key] ??= { errors: 0, words: 0 };

@@ -37,17 +37,15 @@ function policyName(config: SessionConfig): string | null {
 }
 
 /**
- * Checks what the schema cannot: known voices and utilities (the safety policy is resolved within the
- * player's team by the session's guard, safety.ts). A sentence naming the field, or null.
+ * Checks what the schema cannot: known voices (the safety policy is resolved within the player's team by the
+ * session's guard, safety.ts; utility definitions are checked before the schema, configure.ts). A sentence
+ * naming the field, or null.
  * @example validateConfiguration({ prompt: "x", voice_profile: { voice_id: "darth" } }, ["slt"]) // 'field "config.voice_profile.voice_id": unknown voice "darth" ...'
  */
 export function validateConfiguration(config: SessionConfig, voices: readonly string[]): string | null {
   const voice = config.voice_profile?.voice_id;
   if (voice !== undefined && !voices.includes(voice)) {
     return `field "config.voice_profile.voice_id": unknown voice "${voice}" (available: ${voices.join(", ")})`;
-  }
-  for (const [name, utility] of Object.entries(config.utilities ?? {})) {
-    if (utility !== null) return `field "config.utilities.${name}": unknown utility "${name}" (no utilities are configured on this server)`;
   }
   return null;
 }

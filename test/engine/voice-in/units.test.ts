@@ -12,7 +12,7 @@ describe("sniff", () => {
     ["MP3 with an ID3 tag", () => fixture("puppy.mp3"), { container: "mp3", startsStream: true }],
     ["MP3 frames", () => new Uint8Array(0), { container: "mp3", startsStream: false }],
   ] as const)("recognises %s", async (name, make, expected) => {
-    const bytes = name === "MP3 frames" ? mp3Bytes(await speech()) : make();
+    const bytes = name === "MP3 frames" ? await mp3Bytes(await speech()) : make();
     expect(sniff(bytes)).toEqual(expected);
   });
 

@@ -5,11 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../../../src/config.ts";
-import { MP3_SAMPLE_RATE } from "../../../../src/engine/tts/audio/mp3-encoder.ts";
-import { encodeMp3 } from "../../../../src/engine/tts/audio/mp3-encoder.ts";
+import { Mp3Encoder } from "../../../../src/engine/tts/audio/mp3-encoder.ts";
 import { LocalSpeechProvider } from "../../../../src/engine/tts/index.ts";
-import { silentLogger } from "../../../../src/engine/tts/logger.ts";
 import { Resampler } from "../../../../src/engine/voice-in/resample.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../../fixtures/voice");
@@ -28,7 +25,7 @@ export async function speech(text = "I want to play with my puppy in the garden.
   const key = `${voice ?? ""}|${text}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const tts = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1" }), silentLogger);
+  const tts = new LocalSpeechProvider({ workers: 1 });
   const parts: Uint8Array[] = [];
   try {
     for await (const chunk of tts.synthesize({ text, voice: voice ? { voice_id: voice } : {}, format: "pcm16", signal: new AbortController().signal })) parts.push(chunk.data);
@@ -109,12 +106,10 @@ export function wavBytes(samples: Float32Array, rate: number, channels: number, 
   return out;
 }
 
-/** MP3 as hoot's speech engine writes it (lamejs, MPEG-1 Layer III, mono, no ID3). */
-export function mp3Bytes(samples16k: Int16Array): Uint8Array {
-  const f = resampled(samples16k, MP3_SAMPLE_RATE);
-  const pcm = new Int16Array(f.length);
-  for (let i = 0; i < f.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(f[i] * 32768)));
-  return Buffer.concat([...encodeMp3(pcm, () => false)]);
+/** MP3 as hoot's speech engine writes it (LAME, MPEG-1 Layer III, 44.1 kHz mono, no ID3). */
+export async function mp3Bytes(samples16k: Int16Array): Promise<Uint8Array> {
+  const encoder = await Mp3Encoder.create();
+  return encoder.encode(samples16k, 16000, () => false)!;
 }
 
 /** Cuts bytes into pieces of `size` (the last may be shorter). */
