@@ -89,6 +89,14 @@ export interface Config {
   publicUrl: string | null;
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
+
+  // interact compatibility with the hosted engine's SDKs (long sessions, prompt budget)
+  /** Close an authenticated socket with 4401 when its token expires (default: it stays open). */
+  wsCloseAtTokenExpiry: boolean;
+  /** The longest an authenticated socket stays open, seconds. */
+  wsMaxSessionSeconds: number;
+  /** Characters of prompt (system message, context, history, the child's words) sent to the language model. */
+  promptBudgetChars: number;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +180,11 @@ export function loadConfig(env: Env = process.env): Config {
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
 
     ...readConsoleSettings(read, problems),
+
+    // interact compatibility with the hosted engine's SDKs
+    wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
+    wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
+    promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
   };
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");

@@ -49,6 +49,9 @@ export const ERROR_CODES = [
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // interact websocket: the hosted engine's request kinds (compatibility)
+  "unsupported_request",
+  "unknown_service_profile",
   // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
   "auth_timeout",
   "message_too_large",
@@ -59,6 +62,7 @@ export const ERROR_CODES = [
   "token_expired",
   "credential_revoked",
   "server_shutting_down",
+  "session_expired",
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",

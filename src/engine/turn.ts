@@ -35,6 +35,8 @@ export interface TurnDeps {
   logger: EngineLogger;
   /** Characters of remembered conversation the model sees. */
   historyBudgetChars: number;
+  /** Characters of prompt in all (prompt/budget.ts); its default when absent. */
+  promptBudgetChars?: number;
   llmTimeouts: StreamTimeouts;
 }
 
@@ -56,7 +58,7 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
   };
 
-  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
+  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars, deps.promptBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
   const tokens = llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
