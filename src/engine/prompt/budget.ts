@@ -64,9 +64,12 @@ function cost(entries: readonly Entry[], cap: number): number {
 export function cutToTail(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= CUT_MARK.length) return "";
-  let tail = text.slice(text.length - (max - CUT_MARK.length));
+  const start = text.length - (max - CUT_MARK.length);
+  let tail = text.slice(start);
+  const before = text[start - 1] as string;
+  if (before === "\n") return CUT_MARK + tail;
   const line = tail.indexOf("\n");
-  const space = tail.search(/\s/);
+  const space = /\s/.test(before) ? -1 : tail.search(/\s/);
   const boundary = line !== -1 && line < tail.length / 2 ? line : space !== -1 && space < 40 ? space : -1;
   if (boundary !== -1) tail = tail.slice(boundary + 1);
   return CUT_MARK + tail;
