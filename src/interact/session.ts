@@ -222,6 +222,8 @@ export class InteractSession {
       case "authenticate":
         return this.onAuthenticate(request, stamp);
       case "set_configuration":
+        // Stored configurations arrive with the utilities issue; until then a whole configuration by reference is refused.
+        if (isReference(request.config)) return this.unsupported("set_configuration with a reference (stored configurations)", stamp);
         return this.onConfigure("set_configuration", request.config, stamp);
       case "merge_configuration":
         // Stored configurations arrive with the utilities issue; until then a merge by reference is refused.
@@ -407,6 +409,11 @@ export class InteractSession {
   private send(message: ServerMessage): void {
     if (this.phase !== "closed") this.socket.send(JSON.stringify(message));
   }
+}
+
+/** `{"reference": …}` alone. */
+function isReference(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 1 && "reference" in value;
 }
 
 function parseJson(text: string): unknown {
