@@ -90,6 +90,18 @@ export interface Config {
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
 
+  // hardening: browsers, operators, locks, shutdown
+  /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
+  corsOrigins: string[];
+  /** Origins whose pages may open the interact websocket; empty = any (apps without an Origin always may). */
+  wsOrigins: string[];
+  /** Bearer token for GET /metrics; null = /metrics only in the dev environment. */
+  metricsToken: string | null;
+  /** How long a write waits (asynchronously) for another process's write lock before 503. */
+  dbLockTimeoutMs: number;
+  /** How long a stop waits for in-flight requests and streams before closing what is left. */
+  shutdownDrainMs: number;
+
   // interact compatibility with the hosted engine's SDKs (long sessions, prompt budget)
   /** Close an authenticated socket with 4401 when its token expires (default: it stays open). */
   wsCloseAtTokenExpiry: boolean;
@@ -181,11 +193,19 @@ export function loadConfig(env: Env = process.env): Config {
 
     ...readConsoleSettings(read, problems),
 
+    // hardening
+    corsOrigins: read.origins("HOOT_CORS_ORIGINS"),
+    wsOrigins: read.origins("HOOT_WS_ORIGINS"),
+    metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
+    dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
+    shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
+
     // interact compatibility with the hosted engine's SDKs
     wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
     wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
     promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
   };
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
   }
@@ -256,6 +276,15 @@ function decodeBase64(value: string): Uint8Array | null {
   }
 }
 
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 class Reader {
   constructor(
     private readonly env: Env,
@@ -289,6 +318,19 @@ class Reader {
     if (["0", "false", "no", "off"].includes(value)) return false;
     this.problems.push(`${name} must be true or false, got "${value}"`);
     return fallback;
+  }
+
+  /** A comma-separated list of exact web origins (`https://app.example.com`), or `*`. */
+  origins(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const list = value.split(",").map((o) => o.trim()).filter(Boolean);
+    for (const origin of list) {
+      if (origin !== "*" && !isOrigin(origin)) {
+        this.problems.push(`${name} must list exact origins such as https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+      }
+    }
+    return list;
   }
 
   oneOf<const T extends readonly string[]>(name: string, fallback: T[number], allowed: T): T[number] {

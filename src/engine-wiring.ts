@@ -1,12 +1,14 @@
 /**
  * The one place that maps the app's settings onto the engine: it chooses the language model
- * (HOOT_LLM_PROVIDER) and the speech provider (HOOT_TTS_PROVIDER) and fills the engine's own options.
- * Nothing in src/engine reads settings.
+ * (HOOT_LLM_PROVIDER), the speech provider (HOOT_TTS_PROVIDER) and the safety moderation model
+ * (HOOT_MODERATION_PROVIDER), and fills the engine's own options. Nothing in src/engine reads settings.
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
+import { createModeration } from "./engine/safety/moderation/create.ts";
+import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
@@ -36,4 +38,15 @@ export function createLlm(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "l
     case "local":
       return createLocalLlm({ tokensPerSecond: config.localTokensPerSecond });
   }
+}
+
+/**
+ * The moderation model behind the safety rules (HOOT_MODERATION_PROVIDER: none, openai or guard) and the
+ * time after which a check fails safe (the text is held, never passed).
+ * @example const { provider, timeoutMs } = buildModeration(loadConfig())
+ */
+export function buildModeration(
+  config: Pick<Config, "moderationProvider" | "moderationBaseUrl" | "moderationApiKey" | "moderationModel" | "moderationTimeoutMs">,
+): { provider: ModerationProvider | null; timeoutMs: number } {
+  return { provider: createModeration(config), timeoutMs: config.moderationTimeoutMs };
 }

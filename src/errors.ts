@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",
@@ -43,6 +45,10 @@ export const ERROR_CODES = [
   "already_invited",
   "invalid_redirect_uri",
   "not_available",
+  // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
+  "invalid_body",
+  "database_busy",
+  "origin_not_allowed",
   // interact websocket: refused requests (PROTOCOL.md section 2)
   "invalid_message",
   "unknown_kind",
@@ -185,6 +191,24 @@ export class IdentityProviderFailed extends AppError {
 export class NotAvailableYet extends AppError {
   constructor(message: string) {
     super(501, "not_available", message);
+  }
+}
+
+// --- hardening: database lock and origin errors ---
+
+/** 503: another process holds the database's write lock for longer than the lock deadline. */
+export class DatabaseBusy extends AppError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, "database_busy", "The database is busy (another process is writing to it); try again shortly.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 403: a browser page of an origin that may not call this endpoint (see HOOT_CORS_ORIGINS, HOOT_WS_ORIGINS). */
+export class OriginNotAllowed extends AppError {
+  constructor(setting: string) {
+    super(403, "origin_not_allowed", `Requests from this web origin are not allowed here; the operator can list it in ${setting}.`);
   }
 }
 

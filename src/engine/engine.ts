@@ -6,7 +6,7 @@
 import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";
 import { silentLogger, type EngineLogger } from "./logger.ts";
-import { passThroughSafety, type SafetyStage } from "./safety/index.ts";
+import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
 import type { Engine } from "./types.ts";
@@ -16,7 +16,7 @@ export interface EngineOptions {
   /** Null: no audio is produced (the `complete` frame still says audio was asked for). */
   tts: TtsProvider | null;
   logger?: EngineLogger;
-  /** The safety stage; pass-through until a policy exists. */
+  /** The safety stage (default: the output gate driven by each turn's `TurnInput.safety`). */
   safety?: SafetyStage;
   /** Characters of remembered conversation the model sees (default 6000). */
   historyBudgetChars?: number;
@@ -35,7 +35,7 @@ export function createEngine(options: EngineOptions): Engine {
   const deps = {
     llm: options.llm,
     tts: options.tts,
-    safety: options.safety ?? passThroughSafety,
+    safety: options.safety ?? turnSafetyStage,
     historyBudgetChars: options.historyBudgetChars ?? 6000,
     promptBudgetChars: options.promptBudgetChars,
     llmTimeouts: options.llmTimeouts ?? { firstTokenMs: 15_000, stallMs: 10_000 },

@@ -6,6 +6,7 @@
  * It yields TurnFrame values (frames.ts) and knows nothing of websockets, JSON or base64.
  */
 import type { TurnFrame } from "./frames.ts";
+import type { TurnSafety } from "./safety/safety-stage.ts";
 
 /** Values allowed in an interact `context`. */
 export type ContextValue = string | number | boolean;
@@ -46,6 +47,10 @@ export interface TurnInput {
   audioOutput: boolean;
   /** Aborted on interrupt, a new interact, socket close or shutdown. */
   signal: AbortSignal;
+  /** The caller's safety policy for this turn: gates the reply sentence by sentence (absent: not checked). */
+  safety?: TurnSafety;
+  /** A reply already decided (a safety policy's redirect line): said instead of calling the model. */
+  reply?: string;
 }
 
 export interface Engine {

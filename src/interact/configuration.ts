@@ -10,7 +10,7 @@
  * server's voices) and `speed` (clamped) apply; the configuration's `context`, `audio_output`, `language_code`
  * and utility lists are defaults that each interact may override.
  */
-import { DEFAULT_SAFETY_POLICY, findSafetyPolicy, safetyPolicyNames } from "../engine/safety/index.ts";
+import { DEFAULT_SAFETY_POLICY } from "../engine/safety/index.ts";
 import type { Context, TurnConfig, VoiceProfile } from "../engine/types.ts";
 import type { RequestOf, SessionConfig } from "./model.ts";
 
@@ -48,16 +48,13 @@ function policyName(config: SessionConfig): string | null {
 }
 
 /**
- * Checks what the schema cannot: known policies and utilities, and references (only "default" exists for a
- * voice profile so far). A sentence naming the field, or null. Voices are not checked: an unknown `voice_id`
- * (another provider's) falls back to the default child voice.
- * @example validateConfiguration({ prompt: "x", safety_policy: "anything-goes" }) // 'field "config.safety_policy": unknown policy ...'
+ * Checks what the schema cannot: utilities, and references (only "default" exists for a voice profile so
+ * far). A sentence naming the field, or null. The safety policy is resolved within the player's team by the
+ * session's guard (safety.ts); voices are not checked: an unknown `voice_id` (another provider's) falls back
+ * to the default child voice.
+ * @example validateConfiguration({ prompt: "x", voice_profile: { reference: "narrator" } }) // 'field "config.voice_profile": unknown reference ...'
  */
 export function validateConfiguration(config: SessionConfig): string | null {
-  const policy = policyName(config);
-  if (policy !== null && !findSafetyPolicy(policy)) {
-    return `field "config.safety_policy": unknown policy "${policy}" (available: default, ${safetyPolicyNames().join(", ")})`;
-  }
   const voice = config.voice_profile;
   if (voice && "reference" in voice && !isDefaultName(voice.reference)) {
     return `field "config.voice_profile": unknown reference "${voice.reference}" (no stored voice profiles on this server; "default" is the default child voice)`;

@@ -26,6 +26,7 @@ import { checkConfig, checkRequest, isKnownKind, type ClientRequest, type Reques
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
+import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -38,6 +39,8 @@ export interface PlayerIdentity {
   playerId: number;
   /** The service account that logged the player in (its revocation closes the socket). */
   serviceAccountId: number;
+  /** The player's team (team safety policies and incidents); absent only in tests without one. */
+  teamId?: number;
   /** Token expiry, seconds since the epoch. */
   expiresAt: number;
 }
@@ -65,6 +68,8 @@ export interface SessionPorts {
   /** The language models this server serves, name -> one-line description (get_available_models). */
   models: ReadonlyMap<string, string>;
   limits: SessionLimits;
+  /** Team safety policies, incidents and moderation (default: built-in policies only). */
+  safety?: SafetyPorts;
 }
 
 export type SessionState = "connected" | "authenticated" | "configured" | "closed";
@@ -80,12 +85,14 @@ export class InteractSession {
   private windowStart = Date.now();
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  private readonly guard: SessionGuard;
 
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
     private readonly ports: SessionPorts,
   ) {
+    this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
     this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
   }
 
@@ -311,9 +318,9 @@ export class InteractSession {
     this.expiryTimer = setTimeout(() => void this.shutdown("token_expired", "the access token expired; re-authenticate on the socket before it does"), ms);
   }
 
-  private onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): void {
+  private async onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): Promise<void> {
     const checked = checkConfig(value);
-    const problem = checked.ok ? validateConfiguration(checked.value) : checked.error;
+    const problem = checked.ok ? (validateConfiguration(checked.value) ?? (await this.guard.configure(checked.value.safety_policy, this.identity?.teamId))) : checked.error;
     if (!checked.ok || problem) {
       this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
       return;
@@ -367,6 +374,7 @@ export class InteractSession {
       text,
       context: settings.context,
       audioOutput: settings.audioOutput,
+      guard: this.guard.forTurn(this.identity),
       send: (message) => this.send(message),
     });
     this.turn = turn;
