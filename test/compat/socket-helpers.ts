@@ -3,6 +3,8 @@
  * json.dumps, .NET's Newtonsoft, the browser's JSON.stringify), their client times, and the checks they need of
  * what comes back (standard padded base64, whole MP3 frames).
  */
+import { loadHistory } from "../../src/conversations/service.ts";
+import type { HistoryMessage } from "../../src/engine/types.ts";
 import type { TestServer } from "../helpers/server.ts";
 import type { Msg, WsProbe } from "../helpers/ws.ts";
 
@@ -108,9 +110,9 @@ export async function arrivingFor(probe: WsProbe, uid: string, ms: number): Prom
   return probe.messages.slice(from).filter((m) => m.uid === uid);
 }
 
-/** The player's remembered messages, oldest first. */
-export function rememberedOf(server: TestServer, playerId: number): { role: string; text: string }[] {
-  return server.deps.sqlite.query("SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id").all(playerId) as { role: string; text: string }[];
+/** The player's remembered messages, oldest first (decrypted, as the next turn's prompt gets them). */
+export function rememberedOf(server: TestServer, playerId: number): HistoryMessage[] {
+  return loadHistory(server.deps.db, playerId, 1_000_000);
 }
 
 /** Waits until `check` holds (polling), or throws after `ms`. */
