@@ -17,6 +17,7 @@ import { policiesRoutes } from "./policies/index.ts";
 import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
 import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { configsRoutes } from "./configs/index.ts";
 import { consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
@@ -72,7 +73,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(policiesRoutes(deps))
     .use(safetyPoliciesRoutes(deps))
     .use(incidentsRoutes(deps))
-    .use(consoleRoutes(deps));
+    .use(consoleRoutes(deps))
+    .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
   return app;

@@ -75,6 +75,12 @@ export interface Config {
   /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
   moderationTimeoutMs: number;
 
+  // utilities (src/engine/utilities): classify/extract side calls
+  /** Deadline of one utility call; past it the utility's value is a `utility_timeout` error. */
+  utilityTimeoutMs: number;
+  /** Model for utility side calls with the `openai` provider ("" = HOOT_LLM_MODEL). */
+  utilityModel: string;
+
   // developer console (src/console): single sign-on and sessions
   /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
   oidcIssuer: string | null;
@@ -190,6 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+    // utilities
+    utilityTimeoutMs: read.int("HOOT_UTILITY_TIMEOUT_MS", 10_000, 10, 600_000),
+    utilityModel: read.string("HOOT_UTILITY_MODEL", ""),
 
     ...readConsoleSettings(read, problems),
 

@@ -5,7 +5,7 @@
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
+import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type UtilityModel } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
 import { createModeration } from "./engine/safety/moderation/create.ts";
 import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
@@ -24,7 +24,23 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
     historyBudgetChars: config.historyBudgetChars,
     promptBudgetChars: config.promptBudgetChars,
     llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
+    utilities: createUtilityModel(config),
+    utilityTimeoutMs: config.utilityTimeoutMs,
   });
+}
+
+/**
+ * The utility model for the language model provider: side calls to the same OpenAI-compatible server
+ * (HOOT_UTILITY_MODEL, else HOOT_LLM_MODEL), or the local deterministic rules.
+ * @example const utilities = createUtilityModel(loadConfig())
+ */
+export function createUtilityModel(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "llmApiKey" | "llmModel" | "utilityModel">): UtilityModel {
+  switch (config.llmProvider) {
+    case "openai":
+      return createOpenAiUtilityModel({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.utilityModel || config.llmModel });
+    case "local":
+      return createLocalUtilityModel();
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { TURN_ERROR_CODES } from "./engine/frames.ts";
+import { UTILITY_ERROR_CODES } from "./engine/utilities/types.ts";
 
 /** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
 export const ERROR_CODES = [
@@ -58,6 +59,9 @@ export const ERROR_CODES = [
   // interact websocket: the hosted engine's request kinds (compatibility)
   "unsupported_request",
   "unknown_service_profile",
+  // utilities and stored configurations (a configuration reference, a utility an interact or run names)
+  "unknown_reference",
+  "unknown_utility",
   // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
   "auth_timeout",
   "message_too_large",
@@ -72,6 +76,8 @@ export const ERROR_CODES = [
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
+  ...UTILITY_ERROR_CODES,
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

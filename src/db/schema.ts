@@ -226,6 +226,28 @@ export const safetyIncidents = sqliteTable(
   (table) => [index("safety_incidents_team").on(table.teamId, table.id), index("safety_incidents_player").on(table.playerId, table.id)],
 );
 
+/**
+ * Named, versioned configurations and utilities a team stores (`/api/configs`, `/api/utilities`) and refers
+ * to from a session's configuration (`{"reference": "name@v2"}`). Every PUT adds a row with the next version;
+ * rows are never changed, so a reference to a version always means the same thing. `body` is the JSON text.
+ */
+export const storedConfigs = sqliteTable(
+  "stored_configs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["config", "utility"] }).notNull(),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    description: text("description"),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
@@ -238,3 +260,4 @@ export type ConsoleLogin = typeof consoleLogins.$inferSelect;
 export type ConsoleInvitation = typeof consoleInvitations.$inferSelect;
 export type SafetyPolicyRow = typeof safetyPolicies.$inferSelect;
 export type SafetyIncident = typeof safetyIncidents.$inferSelect;
+export type StoredConfig = typeof storedConfigs.$inferSelect;

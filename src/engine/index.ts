@@ -17,6 +17,7 @@ export * from "./llm/index.ts";
 export { SentenceChunker, chunkStage, type ChunkerOptions } from "./chunker/index.ts";
 export { assemblePrompt, fillTemplate, trimHistory, findCharacter, isSpeakFirst, PREAMBLE, type AssembledPrompt, type PromptInput, type Character } from "./prompt/index.ts";
 export { passThroughSafety, turnSafetyStage, scriptedReply, SAFETY_POLICIES, DEFAULT_SAFETY_POLICY, findSafetyPolicy, safetyPolicyNames, type SafetyStage, type SafetyTurn, type TurnSafety, type SafetyPolicyInfo } from "./safety/index.ts";
+export * from "./utilities/index.ts";
 export { speechStage, speakableText, isSpeakable, type SpeechOptions } from "./speech/index.ts";
 export { Channel, childController, sleep, untilAborted } from "./pipeline/index.ts";
 export type { Engine, TurnInput, TurnConfig, Context, ContextValue, HistoryMessage, VoiceProfile, AudioFormat } from "./types.ts";

@@ -7,6 +7,7 @@
  */
 import type { TurnFrame } from "./frames.ts";
 import type { TurnSafety } from "./safety/safety-stage.ts";
+import type { UtilityPlan, UtilityRunRequest, UtilityRunResult } from "./utilities/types.ts";
 
 /** Values allowed in an interact `context`. */
 export type ContextValue = string | number | boolean;
@@ -29,6 +30,8 @@ export interface TurnConfig {
   language_code: string;
   /** The safety policy's name (see safety/policies.ts); the safety stage reads it per turn. */
   safety_policy: string;
+  /** The utilities this turn runs on its input, beside it and on its output (utilities/hooks.ts). */
+  utilities?: UtilityPlan;
 }
 
 /** One remembered message of the player's conversation, oldest first. */
@@ -59,6 +62,8 @@ export interface Engine {
    * Once `input.signal` aborts it yields nothing more and ends promptly, without throwing.
    */
   runTurn(input: TurnInput): AsyncIterable<TurnFrame>;
+  /** Runs utilities outside a turn (the `run` request); never rejects for a utility's failure. */
+  runUtilities(request: UtilityRunRequest): Promise<UtilityRunResult>;
   /** Names of the voices `voice_profile.voice_id` may take (for configuration checks). */
   voices(): string[];
   /** Frees workers and connections. */

@@ -1,6 +1,6 @@
 /**
- * The session's configuration rules beyond its schema: merging a partial configuration, the checks that
- * need to know what this server offers (voices, safety policies, utilities), and the part the engine reads.
+ * The session's configuration rules beyond its schema: merging a partial configuration, the defaults an
+ * interact inherits, and the part the engine reads (voices of this server, speed in range).
  * User-supplied names are only ever looked up by value or in Maps, and merged objects are built with
  * Object.fromEntries, so a key such as "__proto__" or "constructor" stays an ordinary key (and is refused by
  * the schema) instead of reaching an object's prototype.
@@ -47,24 +47,6 @@ function policyName(config: SessionConfig): string | null {
   return name === null || isDefaultName(name) ? null : name;
 }
 
-/**
- * Checks what the schema cannot: utilities, and references (only "default" exists for a voice profile so
- * far). A sentence naming the field, or null. The safety policy is resolved within the player's team by the
- * session's guard (safety.ts); voices are not checked: an unknown `voice_id` (another provider's) falls back
- * to the default child voice.
- * @example validateConfiguration({ prompt: "x", voice_profile: { reference: "narrator" } }) // 'field "config.voice_profile": unknown reference ...'
- */
-export function validateConfiguration(config: SessionConfig): string | null {
-  const voice = config.voice_profile;
-  if (voice && "reference" in voice && !isDefaultName(voice.reference)) {
-    return `field "config.voice_profile": unknown reference "${voice.reference}" (no stored voice profiles on this server; "default" is the default child voice)`;
-  }
-  for (const [name, utility] of Object.entries(config.utilities ?? {})) {
-    if (utility !== null) return `field "config.utilities.${name}": unknown utility "${name}" (no utilities are configured on this server)`;
-  }
-  return null;
-}
-
 /** hoot's speed range; another provider's speed is clamped into it. */
 export const SPEED_RANGE = { min: 0.7, max: 1.2 } as const;
 
@@ -74,7 +56,7 @@ export const SPEED_RANGE = { min: 0.7, max: 1.2 } as const;
  * @example engineVoice({ provider: "elevenlabs", voice_id: "21m00Tcm4TlvDq8ikWAM", speed: 1.5 }, ["slt"]) // { speed: 1.2 }
  */
 export function engineVoice(profile: SessionConfig["voice_profile"], voices: readonly string[]): VoiceProfile | undefined {
-  if (!profile || "reference" in profile) return undefined;
+  if (!profile) return undefined;
   const voice: VoiceProfile = {};
   if (profile.voice_id !== undefined && voices.includes(profile.voice_id)) voice.voice_id = profile.voice_id;
   if (profile.speed) voice.speed = Math.min(SPEED_RANGE.max, Math.max(SPEED_RANGE.min, profile.speed));
@@ -88,15 +70,12 @@ export interface InteractSettings {
   context: Context;
   audioOutput: boolean;
   languageCode: string;
-  /** Utility names per stage, for the utilities stage (none run yet). */
-  onInput: string[];
-  onInputNonBlocking: string[];
-  onOutput: string[];
 }
 
 /**
  * Resolves an interact against the configuration: the configuration's `context` with the interact's merged
- * over it, and `audio_output`, `language_code` and the utility lists defaulting to the configuration's.
+ * over it, and `audio_output` and `language_code` defaulting to the configuration's (the utility lists are
+ * planned by configure.ts).
  * @example interactSettings({ prompt: "x", context: { a: 1 } }, { text: "hi", context: { b: 2 } }).context // { a: 1, b: 2 }
  */
 export function interactSettings(config: SessionConfig, request: Omit<RequestOf<"interact">, "type" | "kind" | "uid">): InteractSettings {
@@ -106,9 +85,6 @@ export function interactSettings(config: SessionConfig, request: Omit<RequestOf<
     context: engineContext({ ...config.context, ...request.context }),
     audioOutput: request.audio_output ?? config.audio_output ?? true,
     languageCode: language,
-    onInput: request.on_input ?? config.on_input ?? [],
-    onInputNonBlocking: request.on_input_non_blocking ?? config.on_input_non_blocking ?? [],
-    onOutput: request.on_output ?? config.on_output ?? [],
   };
 }
 

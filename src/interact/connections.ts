@@ -14,6 +14,7 @@ import type { Deps } from "../deps.ts";
 import type { Engine } from "../engine/types.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import type { History } from "./history.ts";
+import { storedConfigLookup } from "../configs/repo.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
 import { createSafetyPorts } from "./safety-ports.ts";
 
@@ -58,6 +59,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
   const ports: Omit<SessionPorts, "admit"> = {
     engine,
     history,
+    stored: storedConfigLookup(deps.db),
     logger,
     safety: createSafetyPorts(deps),
     limits: {

@@ -12,6 +12,7 @@
 import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { MAX_UTILITIES, UtilitySchema } from "./utility-schema.ts";
 
 const Uid = Type.String({ minLength: 1, maxLength: 128 });
 const Time = Type.String({ maxLength: 64 });
@@ -67,8 +68,14 @@ export const ConfigSchema = Type.Object(
     prompt: Type.String({ minLength: 1, maxLength: 20_000 }),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     safety_policy: Type.Optional(Type.Union([OptionalName(100), ReferenceSchema], { description: 'A policy name; "default" or "" means the strictest children\'s policy.' })),
-    utilities: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown())),
-    voice_profile: Type.Optional(Type.Union([VoiceProfileSchema, ReferenceSchema])),
+    utilities: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.Union([UtilitySchema, Type.Null()]), {
+        maxProperties: MAX_UTILITIES,
+        description: 'Utilities by name. A value may also be {"reference": "name"} or a name (a stored utility, resolved when the configuration is set) or null (none).',
+      }),
+    ),
+    // A {"reference": …} here is resolved before the check (references.ts).
+    voice_profile: Type.Optional(VoiceProfileSchema),
     audio_format: Type.Optional(Type.Union([Type.Literal("mp3"), Type.Literal("pcm16")])),
     language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35 })),
     debug: Type.Optional(Type.Boolean()),
@@ -98,6 +105,28 @@ const AudioConfig = Type.Object(
   { additionalProperties: false, description: "The audio's format." },
 );
 
+/** `render_prompt` and `run`, as the hosted engine's SDKs send them (ug-python-sdk messages.py). */
+function UtilityRequestSchemas() {
+  const AnyContext = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100, description: "Fills {{name}}; strings, numbers and booleans as they are, other values as JSON, null left out." });
+  return {
+    render_prompt: requestSchema("render_prompt", { context: Type.Optional(AnyContext) }, "Answers the configured prompt with its {{name}} placeholders filled from the context."),
+    run: requestSchema(
+      "run",
+      {
+        utilities: Type.Optional(Type.Array(Type.String(), { maxItems: 32, description: "Names of configured utilities to run." })),
+        context: Type.Optional(AnyContext),
+        bindings: Type.Optional(
+          Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 4000 }), {
+            maxProperties: 100,
+            description: '"input": the child\'s words to look at, "output": the character\'s words to look at (default: the last message of the conversation); any other name fills {{name}} like context.',
+          }),
+        ),
+      },
+      "Runs utilities without a reply; answers their results by name.",
+    ),
+  };
+}
+
 export const RequestSchemas = {
   authenticate: requestSchema(
     "authenticate",
@@ -109,10 +138,10 @@ export const RequestSchemas = {
   merge_configuration: requestSchema(
     "merge_configuration",
     {
-      config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one; null removes a field." })),
-      references: Type.Optional(Type.Array(ReferenceSchema, { maxItems: 100, description: "Stored configurations to merge in order." })),
+      config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one (after `references`); null removes a field." })),
+      references: Type.Optional(Type.Array(Type.Object({ reference: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), { maxItems: 32, description: "Stored configurations of the team, merged in order." })),
     },
-    "Deep-merges into the current configuration.",
+    "Deep-merges stored configurations (references) and a partial configuration into the current one.",
   ),
   get_configuration: requestSchema("get_configuration", {}, "Asks for the current configuration."),
   interrupt: requestSchema(
@@ -131,9 +160,9 @@ export const RequestSchemas = {
       text: Type.Optional(Type.String({ description: 'The child\'s words; "." asks the character to speak without new input; absent or empty means the buffered voice.' })),
       context: Type.Optional(ContextSchema),
       audio_output: Type.Optional(Type.Boolean({ description: "Synthesize speech (default: the configuration's, else true)." })),
-      on_input: Type.Optional(Names("Utilities to run on the input, before the reply.")),
-      on_input_non_blocking: Type.Optional(Names("Utilities to run beside the reply.")),
-      on_output: Type.Optional(Names("Utilities to run on the reply.")),
+      on_input: Type.Optional(Names("Configured utilities to run on the input before the reply; their answers fill {{name}} in the prompt.")),
+      on_input_non_blocking: Type.Optional(Names("Configured utilities to run on the input beside the reply.")),
+      on_output: Type.Optional(Names("Configured utilities to run on the reply.")),
       language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35, description: "The turn's language (default: the configuration's)." })),
       speakers: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100, description: "Accepted and ignored (speaker identification is not served)." })),
     },
@@ -150,17 +179,6 @@ export const RequestSchemas = {
   clear_audio: requestSchema("clear_audio", {}, "Empties the session's audio buffer (succeeds when it is empty)."),
   check_turn: requestSchema("check_turn", {}, "Asks whether the child is still speaking."),
   transcribe: requestSchema("transcribe", { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35 })) }, "Transcribes the buffered audio."),
-  // Utilities (another helper serves these).
-  render_prompt: requestSchema("render_prompt", { context: Type.Optional(ContextSchema) }, "Fills the prompt with a context."),
-  run: requestSchema(
-    "run",
-    {
-      utilities: Type.Optional(Names("Utilities to run.")),
-      context: Type.Optional(ContextSchema),
-      bindings: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 100 }), { maxProperties: 100 })),
-    },
-    "Runs utilities without a reply.",
-  ),
   // The hosted engine's other kinds, which hoot does not serve.
   add_keywords: requestSchema("add_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),
   remove_keywords: requestSchema("remove_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),
@@ -187,6 +205,7 @@ export const RequestSchemas = {
     },
     "Image generation (not served).",
   ),
+  ...UtilityRequestSchemas(),
 };
 
 /**

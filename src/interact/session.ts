@@ -20,9 +20,10 @@
 import type { Engine } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { ErrorCode } from "../errors.ts";
-import { deepMerge, interactSettings, turnConfig, validateConfiguration } from "./configuration.ts";
+import { interactSettings, turnConfig } from "./configuration.ts";
+import { BackgroundRuns, configuredUtilities, MAX_RUNS_AT_ONCE, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
-import { checkConfig, checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
+import { checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
@@ -58,7 +59,9 @@ export interface SessionLimits {
 }
 
 export interface SessionPorts {
-  engine: Pick<Engine, "runTurn" | "voices">;
+  engine: Pick<Engine, "runTurn" | "voices"> & Partial<Pick<Engine, "runUtilities">>;
+  /** The team's stored configurations and utilities (references in configurations). */
+  stored?: StoredConfigs;
   history: History;
   logger: EngineLogger;
   /** Resolves a player access token (signature, expiry, revocation); null when it is not a valid player token. */
@@ -86,6 +89,7 @@ export class InteractSession {
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
   private readonly guard: SessionGuard;
+  private readonly runs = new BackgroundRuns();
 
   constructor(
     readonly id: string,
@@ -138,6 +142,7 @@ export class InteractSession {
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     if (this.lifetimeTimer) clearTimeout(this.lifetimeTimer);
     this.turn?.abort();
+    this.runs.abortAll();
   }
 
   /** Resolves once the running turn (if any) has sent its close and saved its history. */
@@ -229,17 +234,15 @@ export class InteractSession {
       case "authenticate":
         return this.onAuthenticate(request, stamp);
       case "set_configuration":
-        // Stored configurations arrive with the utilities issue; until then a whole configuration by reference is refused.
-        if (isReference(request.config)) return this.unsupported("set_configuration with a reference (stored configurations)", stamp);
-        return this.onConfigure("set_configuration", request.config, stamp);
+        return this.onConfigure("set_configuration", await setConfiguration(request.config, this.configureContext()), stamp);
       case "merge_configuration":
-        // Stored configurations arrive with the utilities issue; until then a merge by reference is refused.
-        if (request.references?.length) return this.unsupported('merge_configuration with "references" (stored configurations)', stamp);
-        if (!request.config) {
-          this.send(response("merge_configuration", stamp, {}));
-          return;
-        }
-        return this.onConfigure("merge_configuration", deepMerge(this.config ?? {}, request.config), stamp);
+        return this.onConfigure("merge_configuration", await mergeConfiguration(request, this.configureContext()), stamp);
+      case "render_prompt":
+        if (!this.config) return this.refuse(false, stamp, "session is not configured", "not_configured");
+        this.send(response("render_prompt", stamp, { prompt: renderPrompt(this.config, request.context) }));
+        return;
+      case "run":
+        return this.onRun(request, stamp);
       case "get_configuration":
         // Always a configuration ({} before one is set): the Unity SDK reads `config` without checking for null.
         this.send(response("get_configuration", stamp, { config: this.config ?? {} }));
@@ -254,12 +257,10 @@ export class InteractSession {
         // sends it before every turn and ends its conversation on any error.
         this.send(response("clear_audio", stamp, {}));
         return;
-      // Served by later work (voice input, utilities): one case each replaces these.
+      // Served by later work (voice input): one case each replaces these.
       case "add_audio":
       case "check_turn":
       case "transcribe":
-      case "render_prompt":
-      case "run":
         return this.unsupported(request.kind, stamp);
       // The hosted engine's kinds that hoot does not serve.
       case "add_keywords":
@@ -318,16 +319,48 @@ export class InteractSession {
     this.expiryTimer = setTimeout(() => void this.shutdown("token_expired", "the access token expired; re-authenticate on the socket before it does"), ms);
   }
 
-  private async onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): Promise<void> {
-    const checked = checkConfig(value);
-    const problem = checked.ok ? (validateConfiguration(checked.value) ?? (await this.guard.configure(checked.value.safety_policy, this.identity?.teamId))) : checked.error;
-    if (!checked.ok || problem) {
-      this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
+  private configureContext() {
+    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config };
+  }
+
+  private async onConfigure(kind: "set_configuration" | "merge_configuration", outcome: Configured, stamp: RequestStamp): Promise<void> {
+    if (this.phase === "closed") return;
+    if (!outcome.ok) {
+      this.send(errorResponse(stamp, outcome.error, outcome.code));
       return;
     }
-    this.config = checked.value;
+    // The safety policy resolves within the player's team (a team policy, or a built-in one).
+    const problem = await this.guard.configure(outcome.config.safety_policy, this.identity?.teamId);
+    // The socket may have closed while the policy was looked up.
+    if ((this.phase as SessionState) === "closed") return;
+    if (problem) {
+      this.send(errorResponse(stamp, problem, "invalid_configuration"));
+      return;
+    }
+    this.config = outcome.config;
     this.phase = "configured";
-    this.send(response(kind, stamp, {}));
+    if (kind === "merge_configuration") this.send(response(kind, stamp, { utilities: configuredUtilities(this.config) }));
+    else this.send(response(kind, stamp, {}));
+  }
+
+  /** `run` works in the background (like a turn), so an interrupt is not queued behind it. */
+  private onRun(request: RequestOf<"run">, stamp: RequestStamp): void {
+    const config = this.config;
+    const identity = this.identity;
+    if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
+    if (!this.runs.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} run requests may be working at once; wait for an answer`, "too_many_requests");
+    const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
+    this.runs.start(
+      async (signal) => {
+        const outcome = await runUtilities(config, request, identity.playerId, { engine: this.ports.engine, history: this.ports.history, safetyPolicy, signal });
+        if (signal.aborted) return;
+        this.send(outcome.ok ? response("run", stamp, { data: outcome.result.data }) : errorResponse(stamp, outcome.error, outcome.code));
+      },
+      (error) => {
+        this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "run failed");
+        this.send(errorResponse(stamp, "internal error", "internal"));
+      },
+    );
   }
 
   private onServiceProfile(name: string, stamp: RequestStamp): void {
@@ -363,6 +396,11 @@ export class InteractSession {
       this.refuse(true, stamp, `field "text" is longer than ${limit} characters`, "invalid_message");
       return;
     }
+    const utilities = planUtilities(this.config, request);
+    if (!utilities.ok) {
+      this.refuse(true, stamp, utilities.error, "unknown_utility");
+      return;
+    }
     // A new interact interrupts the running one first: its stream closes before the new one starts.
     await this.turn?.stop();
     if (this.phase !== "configured") return;
@@ -370,7 +408,7 @@ export class InteractSession {
       stamp,
       playerId: this.identity.playerId,
       sessionId: this.id,
-      config: turnConfig(this.config, this.ports.engine.voices(), settings.languageCode),
+      config: { ...turnConfig(this.config, this.ports.engine.voices(), settings.languageCode), utilities: utilities.plan },
       text,
       context: settings.context,
       audioOutput: settings.audioOutput,
@@ -417,11 +455,6 @@ export class InteractSession {
   private send(message: ServerMessage): void {
     if (this.phase !== "closed") this.socket.send(JSON.stringify(message));
   }
-}
-
-/** `{"reference": …}` alone. */
-function isReference(value: unknown): boolean {
-  return typeof value === "object" && value !== null && Object.keys(value).length === 1 && "reference" in value;
 }
 
 function parseJson(text: string): unknown {

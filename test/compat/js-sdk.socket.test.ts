@@ -207,9 +207,9 @@ describe("browser SDK over the socket", () => {
       ["add_speaker", { speaker: "mia", audio: "AAAA" }, "error"],
       ["remove_speakers", { speakers: ["mia"] }, "error"],
       ["detect_speakers", {}, "error"],
-      ["merge_configuration", { references: [{ reference: "base" }] }, "error"],
-      ["render_prompt", { context: { player_name: "Mia" } }, "error"],
-      ["run", { utilities: [], context: {}, bindings: {} }, "error"],
+      ["merge_configuration", { references: [] }, "merge_configuration"],
+      ["render_prompt", { context: { player_name: "Mia" } }, "render_prompt"],
+      ["run", { utilities: [], context: {}, bindings: {} }, "run"],
     ];
     for (const [kind, fields, answered] of requests) {
       const request = network.send({ type: "request", kind, uid: "", ...fields });

@@ -11,7 +11,7 @@
  * stream error. So every test checks that the loop never broke and no stream came from nowhere.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { createPlayer, serverForFile } from "../helpers/server.ts";
+import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 import { dumps, eventually, float, isStandardBase64, pythonNow, rememberedOf } from "./socket-helpers.ts";
 
 type Msg = Record<string, any>;
@@ -302,6 +302,10 @@ describe("Python SDK over the socket", () => {
   }, 30_000);
 
   it("answers every request kind of the message model with a response carrying its uid", async () => {
+    const token = file.team.developerToken;
+    for (const [name, config] of Object.entries({ production_config: { prompt: "You are Ollie the owl, in production." }, base_config: { prompt: "You are Ollie the owl.", temperature: 0.5 }, voice_override: { voice_profile: { speed: 0.9 } } })) {
+      expect((await api(file.server.url, "PUT", `/api/configs/${name}`, { token, body: { config } })).status).toBeLessThan(300);
+    }
     const { rpc, auth } = await session();
     await auth;
     await rpc.request("set_configuration", { config: { prompt: "You are Ollie the owl.", utilities: {}, debug: false } });
@@ -323,11 +327,12 @@ describe("Python SDK over the socket", () => {
       ["add_speaker", { speaker: "mia", audio: encodebytes(wav) }, "error"],
       ["remove_speakers", { speakers: ["mia"] }, "error"],
       ["detect_speakers", {}, "error"],
-      ["merge_configuration", { references: [{ reference: "base_config" }, { reference: "voice_override" }] }, "error"],
-      ["render_prompt", { context: { player_name: "Mia" } }, "error"],
-      ["run", { utilities: [], context: {}, bindings: {} }, "error"],
       ["generate_image", { prompt: "an owl", provider: "bria", generation_type: "fast" }, "error"],
-      ["set_configuration", { config: { reference: "production_config" } }, "error"],
+      // The README's references, stored by the team beforehand.
+      ["merge_configuration", { references: [{ reference: "base_config" }, { reference: "voice_override" }] }, "merge_configuration"],
+      ["render_prompt", { context: { player_name: "Mia" } }, "render_prompt"],
+      ["run", { utilities: [], context: {}, bindings: {} }, "run"],
+      ["set_configuration", { config: { reference: "production_config" } }, "set_configuration"],
     ];
     for (const [kind, fields, answered] of requests) {
       const answer = await rpc.request(kind, fields);

@@ -283,11 +283,11 @@ describe("Unity SDK over the socket", () => {
       ["get_configuration", {}, "get_configuration"],
       ["clear_audio", {}, "clear_audio"],
       ["interrupt", { target_uid: running }, "interrupt"],
-      // Voice input and the rest arrive later; these are error responses until then.
+      // Voice input arrives later, image generation is not served: error responses.
       ["add_audio", { audio: Buffer.from("OggS\0\u0002").toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } }, "error"],
       ["check_turn", {}, "error"],
       ["transcribe", { language_code: "en" }, "error"],
-      ["render_prompt", { context: {} }, "error"],
+      ["render_prompt", { context: {} }, "render_prompt"],
       ["generate_image", { prompt: "an owl", provider: "bria" }, "error"],
     ];
     for (const [kind, fields, answered] of requests) {

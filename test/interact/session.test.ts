@@ -113,10 +113,10 @@ describe("session: configure", () => {
     const h = await ready();
     const cases: [unknown, string][] = [
       [{ prompt: "x", temperature: 3 }, '"config.temperature"'],
-      [{ prompt: "x", voice_profile: { reference: "darth" } }, "darth"],
+      [{ prompt: "x", voice_profile: { speed: "fast" } }, '"config.voice_profile.speed"'],
       [{ prompt: "x", safety_policy: "anything-goes" }, "anything-goes"],
       [{ prompt: "x", safety_policy: "constructor" }, "constructor"],
-      [{ prompt: "x", utilities: { weather: "weather" } }, "weather"],
+      [{ prompt: "x", utilities: { weather: { type: "forecast" } } }, "config.utilities.weather.type"],
     ];
     for (const [config, needle] of cases) {
       const res = await h.request("set_configuration", { config });
