@@ -130,6 +130,14 @@ export interface Config {
   dbLockTimeoutMs: number;
   /** How long a stop waits for in-flight requests and streams before closing what is left. */
   shutdownDrainMs: number;
+
+  // interact compatibility with the hosted engine's SDKs (long sessions, prompt budget)
+  /** Close an authenticated socket with 4401 when its token expires (default: it stays open). */
+  wsCloseAtTokenExpiry: boolean;
+  /** The longest an authenticated socket stays open, seconds. */
+  wsMaxSessionSeconds: number;
+  /** Characters of prompt (system message, context, history, the child's words) sent to the language model. */
+  promptBudgetChars: number;
 }
 
 export class ConfigError extends Error {
@@ -239,6 +247,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
     dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
     shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
+
+    // interact compatibility with the hosted engine's SDKs
+    wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
+    wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
+    promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
