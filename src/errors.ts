@@ -80,6 +80,13 @@ export const ERROR_CODES = [
   "speech_busy",
   // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
   ...UTILITY_ERROR_CODES,
+  // voice input (issue 15): add_audio, transcribe and an interact without text (VoiceInputError codes;
+  // `rate_limited` above doubles as add_audio's spent audio budget)
+  "invalid_audio",
+  "audio_buffer_full",
+  "no_audio",
+  "stt_unavailable",
+  "stt_failed",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

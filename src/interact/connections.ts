@@ -17,6 +17,7 @@ import type { History } from "./history.ts";
 import { storedConfigLookup } from "../configs/repo.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
 import { createSafetyPorts } from "./safety-ports.ts";
+import { voicePorts } from "./voice.ts";
 
 export interface Connections {
   /** Open sockets. */
@@ -62,6 +63,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
     stored: storedConfigLookup(deps.db),
     logger,
     safety: createSafetyPorts(deps),
+    voice: voicePorts(config, logger),
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,
       maxMessageBytes: config.wsMaxMessageBytes,

@@ -14,6 +14,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import type { Engine } from "../engine/types.ts";
+import { clientAddress } from "../http/client-address.ts";
 import { asyncApiDocument } from "./asyncapi.ts";
 import { createConnections, type Connections } from "./connections.ts";
 import { conversationHistory } from "./history.ts";
@@ -33,7 +34,10 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
     .ws("/interact", {
       detail: { hide: true },
       open(ws) {
-        const session = connections.open(ws.id, ws.raw, ws.remoteAddress || "unknown");
+        // The address the upgrade came from, as every per-address limit sees it (behind HOOT_TRUST_PROXY, the
+        // address the proxy saw, not the proxy's own: otherwise every client would share one pending limit).
+        const { request, server } = ws.data;
+        const session = connections.open(ws.id, ws.raw, clientAddress(request, server, deps.config.trustProxy));
         if (session) takeRawMessages(ws.raw, session);
       },
       message(ws, message) {

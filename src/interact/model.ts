@@ -85,6 +85,13 @@ export const ConfigSchema = Type.Object(
     on_input: Type.Optional(Names("Default of each interact's on_input.")),
     on_input_non_blocking: Type.Optional(Names("Default of each interact's on_input_non_blocking.")),
     on_output: Type.Optional(Names("Default of each interact's on_output.")),
+    // Voice input: audio arriving while the character speaks stops it once the child is heard speaking.
+    barge_in: Type.Optional(
+      Type.Boolean({
+        description:
+          "Default false. When true, add_audio in which the voice activity detector hears the child speaking while a reply is streaming interrupts that reply (the history keeps what was sent). Leave it off for devices without echo cancellation: the character's own voice would interrupt it.",
+      }),
+    ),
     // The app's own labels: stored and returned by get_configuration, otherwise ignored.
     app_name: Type.Optional(Type.String({ maxLength: 1000 })),
     app_description: Type.Optional(Type.String({ maxLength: 10_000 })),
@@ -101,7 +108,10 @@ function requestSchema<K extends string, P extends TProperties>(kind: K, fields:
 
 const Base64 = (description: string) => Type.String({ contentEncoding: "base64", description });
 const AudioConfig = Type.Object(
-  { mime_type: Type.Optional(Type.String({ maxLength: 100 })), sampling_rate: Type.Optional(Type.Integer({ minimum: 0 })) },
+  {
+    mime_type: Type.Optional(Type.String({ maxLength: 100, description: "Trusted only to mark raw PCM (audio/pcm, audio/l16, audio/raw); containers are recognised by their bytes." })),
+    sampling_rate: Type.Optional(Type.Integer({ minimum: 0, description: "The rate of raw PCM (default 16000); ignored for containers, which say their own." })),
+  },
   { additionalProperties: false, description: "The audio's format." },
 );
 
@@ -174,11 +184,22 @@ export const RequestSchemas = {
     { service_profile: OptionalName(100, '"default", "" or a name from get_available_models.') },
     "Picks the model this session uses.",
   ),
-  // Voice input (a later helper serves these; clear_audio already succeeds).
-  add_audio: requestSchema("add_audio", { audio: Base64("A chunk of the child's voice."), config: Type.Optional(AudioConfig) }, "Appends to the session's audio buffer."),
+  // Voice input (src/interact/voice.ts).
+  add_audio: requestSchema(
+    "add_audio",
+    {
+      audio: Base64("A chunk of the child's voice: WAV, Ogg (Vorbis or Opus), WebM/Opus or MP3, recognised by its bytes, or 16-bit little-endian PCM when mime_type says audio/pcm. Line breaks are ignored."),
+      config: Type.Optional(AudioConfig),
+    },
+    "Appends to the session's audio buffer.",
+  ),
   clear_audio: requestSchema("clear_audio", {}, "Empties the session's audio buffer (succeeds when it is empty)."),
   check_turn: requestSchema("check_turn", {}, "Asks whether the child is still speaking."),
-  transcribe: requestSchema("transcribe", { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35 })) }, "Transcribes the buffered audio."),
+  transcribe: requestSchema(
+    "transcribe",
+    { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35, description: "The language spoken (default: the configuration's, else en)." })) },
+    "Transcribes the buffered audio without consuming it.",
+  ),
   // The hosted engine's other kinds, which hoot does not serve.
   add_keywords: requestSchema("add_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),
   remove_keywords: requestSchema("remove_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),

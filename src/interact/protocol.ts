@@ -60,6 +60,17 @@ export const ResponseSchemas = {
   ),
   set_service_profile: responseSchema("set_service_profile", {}, "The session uses that model from now on."),
   clear_audio: responseSchema("clear_audio", {}, "The session's audio buffer is empty."),
+  add_audio: responseSchema("add_audio", {}, "The chunk was decoded and added to the session's audio buffer."),
+  check_turn: responseSchema(
+    "check_turn",
+    { is_user_still_speaking: Type.Boolean({ description: "true from the first speech in the buffered audio until HOOT_VAD_SILENCE_MS of silence follow it; false before any speech." }) },
+    "Whether the child is still speaking, by the voice activity detector over the buffered audio.",
+  ),
+  transcribe: responseSchema(
+    "transcribe",
+    { text: Type.String({ description: "What the recogniser heard in the buffered audio (\"\" when no speech was heard); the buffer is kept." }) },
+    "The buffered audio as text.",
+  ),
 };
 export type ResponseKind = keyof typeof ResponseSchemas;
 type Envelope = "type" | "kind" | "uid" | "client_start_time" | "server_start_time" | "server_end_time";
@@ -80,6 +91,11 @@ function eventSchema<E extends string, P extends TProperties>(event: E, payload:
 /** The events of one interaction, in the order they can come. */
 export const EventSchemas = {
   interaction_started: eventSchema("interaction_started", {}, "The interaction began."),
+  transcript: eventSchema(
+    "transcript",
+    { text: Type.String({ description: "What the recogniser heard, as it heard it (\"\" when it heard no words)." }) },
+    "An interact without text: the child's words taken from the buffered audio, sent before the reply.",
+  ),
   text: eventSchema("text", { text: Type.String({ description: "A fragment of the reply, to show at once." }) }, "A fragment of the reply."),
   audio: eventSchema(
     "audio",
@@ -179,6 +195,8 @@ export type StreamFrame =
   | Exclude<TurnFrame, { type: "error" }>
   | { type: "error"; code: ErrorCode; error: string }
   | { type: "started" }
+  /** The child's words heard in the buffered audio (an interact without text). */
+  | { type: "transcript"; text: string }
   | { type: "committed" }
   /** The end of the audio of a reply that failed (a completed reply ends its audio with `complete`). */
   | { type: "audio_end" };
@@ -193,6 +211,8 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
   switch (frame.type) {
     case "started":
       return [event({ event: "interaction_started" })];
+    case "transcript":
+      return [event({ event: "transcript", text: frame.text })];
     case "text":
       return [event({ event: "text", text: frame.text })];
     case "audio": {

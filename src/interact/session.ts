@@ -15,6 +15,11 @@
  *    `closeAtTokenExpiry` (then 4401 at expiry, pushed back by re-authentication); it lives at most
  *    `maxSessionMs` after its first authentication (4401);
  *  - messages are handled one after another in arrival order, turns run in the background;
+ *  - `add_audio` is paid for from the socket's audio budget (audio seconds per second of wall clock), not
+ *    the per-minute message count, once authenticated and while few chunks wait to be decoded; a chunk that
+ *    is refused counts as a message after all, so a flood of bad chunks is still cut off (4429);
+ *  - voice requests (voice.ts) need an authenticated socket; the buffered audio is dropped by `clear_audio`,
+ *    `interrupt`, the interact that uses it, and the socket's close (player deletion closes it);
  *  - nothing thrown in here escapes: every failure becomes an error message on the socket.
  */
 import type { Engine } from "../engine/types.ts";
@@ -28,6 +33,9 @@ import { errorResponse, fatal, FATAL, response, streamClose, streamError, type F
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
 import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
+import { SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
+import { NoSttProvider } from "../engine/voice-in/stt.ts";
+import { VoiceInputError } from "../engine/voice-in/errors.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -73,7 +81,22 @@ export interface SessionPorts {
   limits: SessionLimits;
   /** Team safety policies, incidents and moderation (default: built-in policies only). */
   safety?: SafetyPorts;
+  /** Voice input: the recogniser and the buffer and budget settings (default: no recogniser). */
+  voice?: VoicePorts;
 }
+
+/** Voice input without a recogniser, at the default settings (sessions built without the app: unit tests). */
+const NO_RECOGNISER: VoicePorts = {
+  stt: () => new NoSttProvider(),
+  buffer: { maxSeconds: 60, maxBytes: 8 * 1024 * 1024, silenceMs: 700, vadMode: 3 },
+  budget: { secondsPerSecond: 2, burstSeconds: 60 },
+};
+
+/**
+ * At most this many `add_audio` chunks wait to be decoded outside the message count; more count as messages
+ * (a client far ahead of the decoder is flooding, not streaming).
+ */
+export const MAX_QUEUED_AUDIO = 64;
 
 export type SessionState = "connected" | "authenticated" | "configured" | "closed";
 
@@ -90,6 +113,10 @@ export class InteractSession {
   private queue: Promise<void> = Promise.resolve();
   private readonly guard: SessionGuard;
   private readonly runs = new BackgroundRuns();
+  private readonly voice: SessionVoice;
+  /** `transcribe` requests waiting for the recogniser (they answer later, like `run`). */
+  private readonly transcriptions = new BackgroundRuns();
+  private queuedAudio = 0;
 
   constructor(
     readonly id: string,
@@ -97,6 +124,7 @@ export class InteractSession {
     private readonly ports: SessionPorts,
   ) {
     this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
+    this.voice = new SessionVoice(ports.voice ?? NO_RECOGNISER);
     this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
   }
 
@@ -123,8 +151,18 @@ export class InteractSession {
       this.fail("message_too_large", `the message is larger than the limit of ${limit} bytes`);
       return this.queue;
     }
-    if (!this.countMessage()) return this.queue;
-    this.queue = this.queue.then(() => this.process(message, serverStart));
+    const parsed = typeof message === "string" ? parseJson(message) : message instanceof Uint8Array ? { binary: true } : message;
+    // An audio chunk is paid for from the audio budget instead (see the rules above).
+    const audio = this.phase !== "connected" && isAudioChunk(parsed) && this.queuedAudio < MAX_QUEUED_AUDIO;
+    if (!audio && !this.countMessage()) return this.queue;
+    if (audio) this.queuedAudio++;
+    this.queue = this.queue.then(async () => {
+      try {
+        await this.process(parsed, serverStart, audio);
+      } finally {
+        if (audio) this.queuedAudio--;
+      }
+    });
     return this.queue;
   }
 
@@ -143,6 +181,9 @@ export class InteractSession {
     if (this.lifetimeTimer) clearTimeout(this.lifetimeTimer);
     this.turn?.abort();
     this.runs.abortAll();
+    this.transcriptions.abortAll();
+    // The child's voice lives no longer than the socket.
+    this.voice.close();
   }
 
   /** Resolves once the running turn (if any) has sent its close and saved its history. */
@@ -151,10 +192,10 @@ export class InteractSession {
     await this.turn?.done;
   }
 
-  private async process(message: unknown, serverStart: number): Promise<void> {
+  private async process(message: unknown, serverStart: number, uncounted: boolean): Promise<void> {
     if (this.phase === "closed") return;
     try {
-      await this.dispatch(message, serverStart);
+      await this.dispatch(message, serverStart, uncounted);
     } catch (error) {
       // Never let a throw vanish inside the websocket handler: answer it and keep the socket usable.
       this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "interact handler failed");
@@ -162,8 +203,8 @@ export class InteractSession {
     }
   }
 
-  private async dispatch(raw: unknown, serverStart: number): Promise<void> {
-    const message = typeof raw === "string" ? parseJson(raw) : raw instanceof Uint8Array ? { binary: true } : raw;
+  /** `uncounted`: an add_audio chunk not yet counted as a message (it is, if it is refused). */
+  private async dispatch(message: unknown, serverStart: number, uncounted: boolean): Promise<void> {
     const stamp: RequestStamp = { uid: uidOf(message), clientStartTime: null, serverStart };
     if (message === undefined || typeof message !== "object" || message === null || Array.isArray(message)) {
       this.send(errorResponse(stamp, message === undefined ? "the message is not valid JSON" : "the message must be a JSON object", "invalid_message"));
@@ -181,7 +222,10 @@ export class InteractSession {
     }
     const kind = fields.kind;
     // A refused interact is a stream: it gets a stream error and its close, like every interact series.
-    const refuse = (error: string, code: ErrorCode) => this.refuse(kind === "interact", stamp, error, code);
+    const refuse = (error: string, code: ErrorCode) => {
+      this.refuse(kind === "interact", stamp, error, code);
+      if (uncounted) this.countMessage();
+    };
     if (kind !== "authenticate" && kind !== "ping" && this.phase === "connected") {
       refuse("session is not authenticated", "not_authenticated");
       return;
@@ -199,7 +243,7 @@ export class InteractSession {
       refuse('field "uid" is required', "invalid_message");
       return;
     }
-    await this.handle(checked.value, stamp);
+    await this.handle(checked.value, stamp, uncounted);
   }
 
   /**
@@ -226,7 +270,7 @@ export class InteractSession {
   }
 
   /** The state machine: one case per request kind. */
-  private async handle(request: ClientRequest, stamp: RequestStamp): Promise<void> {
+  private async handle(request: ClientRequest, stamp: RequestStamp, uncounted: boolean): Promise<void> {
     switch (request.kind) {
       case "ping":
         this.send(response("ping", stamp, {}));
@@ -252,16 +296,19 @@ export class InteractSession {
         return;
       case "set_service_profile":
         return this.onServiceProfile(request.service_profile, stamp);
+      case "add_audio":
+        return this.onAddAudio(request, stamp, uncounted);
       case "clear_audio":
-        // There is no audio buffer until voice input lands, so it is always empty. It must succeed: the Unity SDK
-        // sends it before every turn and ends its conversation on any error.
+        // Always succeeds, also on an empty buffer: the Unity SDK sends it before every turn and ends its
+        // conversation on any error.
+        this.voice.clear();
         this.send(response("clear_audio", stamp, {}));
         return;
-      // Served by later work (voice input): one case each replaces these.
-      case "add_audio":
       case "check_turn":
+        this.send(response("check_turn", stamp, { is_user_still_speaking: this.voice.isUserStillSpeaking() }));
+        return;
       case "transcribe":
-        return this.unsupported(request.kind, stamp);
+        return this.onTranscribe(request, stamp);
       // The hosted engine's kinds that hoot does not serve.
       case "add_keywords":
       case "remove_keywords":
@@ -273,6 +320,8 @@ export class InteractSession {
         return this.unsupported(request.kind, stamp);
       case "interrupt": {
         const running = this.turn?.uid === request.target_uid ? this.turn : null;
+        // The audio buffered so far belonged to the conversation being interrupted: it goes too.
+        this.voice.clear();
         if (running) await running.stop(request.at_character);
         this.send(response("interrupt", stamp, { target_uid: request.target_uid, interrupted: running !== null }));
         return;
@@ -378,9 +427,51 @@ export class InteractSession {
     this.send(errorResponse(stamp, `${kind} is not supported by this server`, "unsupported_request"));
   }
 
-  /** An interact without text asks for the buffered voice: refused until voice input lands (never a reply). */
-  private onVoiceTurn(stamp: RequestStamp): void {
-    this.refuse(true, stamp, 'voice input is not supported by this server yet: send the child\'s words as "text"', "unsupported_request");
+  /**
+   * Decodes a chunk into the buffer. With `barge_in` configured, a chunk in which the child is heard speaking
+   * while a reply streams stops that reply, as an interrupt does (the history keeps what was sent).
+   */
+  private async onAddAudio(request: RequestOf<"add_audio">, stamp: RequestStamp, uncounted: boolean): Promise<void> {
+    const outcome = await this.voice.add(request.audio, request.config);
+    if (this.phase === "closed") return;
+    if (!outcome.ok) {
+      this.send(errorResponse(stamp, outcome.error, outcome.code));
+      if (uncounted) this.countMessage();
+      return;
+    }
+    this.send(response("add_audio", stamp, {}));
+    const running = this.turn;
+    if (this.config?.barge_in && running?.replying && outcome.value.turn.speaking) {
+      this.ports.logger.info({ event: "barge_in", session: this.id }, "the child spoke over the reply: interrupting it");
+      await running.stop();
+    }
+  }
+
+  /** `transcribe` asks the recogniser in the background (like `run`), so an interrupt is not queued behind it. */
+  private async onTranscribe(request: RequestOf<"transcribe">, stamp: RequestStamp): Promise<void> {
+    if (!this.transcriptions.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} transcribe requests may be working at once; wait for an answer`, "too_many_requests");
+    // The buffer as it is now, in arrival order; it is kept (only an interact without text consumes it).
+    const heard = await this.voice.snapshot(false);
+    if (this.phase === "closed") return;
+    if (!heard) return this.refuse(false, stamp, "there is no buffered audio: send add_audio first", "no_audio");
+    const language = request.language_code || this.config?.language_code || "en";
+    this.transcriptions.start(
+      async (signal) => {
+        try {
+          const { transcript } = await this.voice.transcribe(heard, language, Number.MAX_SAFE_INTEGER, signal);
+          if (!signal.aborted) this.send(response("transcribe", stamp, { text: transcript }));
+        } catch (error) {
+          if (signal.aborted || !(error instanceof VoiceInputError)) throw error;
+          const failure = voiceFailure(error);
+          this.send(errorResponse(stamp, failure.error, failure.code));
+        }
+      },
+      (error) => {
+        if (this.phase === "closed") return;
+        this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "transcribe failed");
+        this.send(errorResponse(stamp, "internal error", "internal"));
+      },
+    );
   }
 
   private async onInteract(request: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
@@ -390,7 +481,8 @@ export class InteractSession {
     }
     const settings = interactSettings(this.config, request);
     const { text } = settings;
-    if (text.trim() === "") return this.onVoiceTurn(stamp);
+    // An interact with empty or absent text uses the child's buffered voice.
+    const spoken = text.trim() === "";
     const limit = this.ports.limits.maxInteractChars;
     if (text.length > limit) {
       this.refuse(true, stamp, `field "text" is longer than ${limit} characters`, "invalid_message");
@@ -401,9 +493,20 @@ export class InteractSession {
       this.refuse(true, stamp, utilities.error, "unknown_utility");
       return;
     }
+    if (spoken && !(await this.voice.hasAudio())) {
+      this.refuse(true, stamp, 'there is no buffered audio: send add_audio first, or send the child\'s words as "text"', "no_audio");
+      return;
+    }
     // A new interact interrupts the running one first: its stream closes before the new one starts.
     await this.turn?.stop();
     if (this.phase !== "configured") return;
+    // Taken now, in arrival order: audio sent after this interact belongs to the next turn.
+    const heard = spoken ? await this.voice.snapshot(true) : null;
+    if (spoken && !heard) {
+      this.refuse(true, stamp, "there is no buffered audio: send add_audio first", "no_audio");
+      return;
+    }
+    const voice = this.voice;
     const turn = runTurn(this.ports, {
       stamp,
       playerId: this.identity.playerId,
@@ -413,6 +516,7 @@ export class InteractSession {
       context: settings.context,
       audioOutput: settings.audioOutput,
       guard: this.guard.forTurn(this.identity),
+      ...(heard ? { listen: (signal: AbortSignal) => voice.transcribe(heard, settings.languageCode, limit, signal).finally(() => heard.wav.fill(0)) } : {}),
       send: (message) => this.send(message),
     });
     this.turn = turn;
@@ -455,6 +559,12 @@ export class InteractSession {
   private send(message: ServerMessage): void {
     if (this.phase !== "closed") this.socket.send(JSON.stringify(message));
   }
+}
+
+/** Whether a parsed message is an `add_audio` request (its fields are checked later, as any request's). */
+function isAudioChunk(message: unknown): boolean {
+  const fields = message as { type?: unknown; kind?: unknown } | null;
+  return typeof fields === "object" && fields !== null && fields.type === "request" && fields.kind === "add_audio";
 }
 
 function parseJson(text: string): unknown {

@@ -7,13 +7,21 @@
  * (its own stream `close` or `error`) stops the same way but sends nothing more at all: the client has
  * forgotten that uid. A reply that asked for audio always has `audio_complete` after its last `audio`, also
  * when it fails (then `interaction_error` follows it).
+ *
+ * An interact without text (voice input) first asks the recogniser for the child's words (`listen`): only
+ * then does the interaction start, with `interaction_started` and a `transcript` event before the reply. A
+ * transcription that fails is a refusal (a stream error, then the close; nothing started, nothing saved),
+ * as is one interrupted before it finished. The transcript then takes exactly the path typed text takes:
+ * the safety checks, the model (redacted), the history (redacted).
  */
 import type { Engine, TurnConfig, Context } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import { isSpeakFirst } from "../engine/prompt/index.ts";
 import type { History } from "./history.ts";
-import { streamClose, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
+import { VoiceInputError } from "../engine/voice-in/errors.ts";
+import { streamClose, streamError, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
 import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
+import { voiceFailure, type Spoken } from "./voice.ts";
 
 export interface TurnDeps {
   engine: Pick<Engine, "runTurn">;
@@ -31,11 +39,15 @@ export interface TurnRequest {
   audioOutput: boolean;
   /** The session's safety checks for this turn (default: the built-in default policy). */
   guard?: TurnGuard;
+  /** An interact without text: the child's words come from the recogniser first (`text` is then ignored). Throws VoiceInputError. */
+  listen?: (signal: AbortSignal) => Promise<Spoken>;
   send(message: ServerMessage): void;
 }
 
 export interface RunningTurn {
   uid: string;
+  /** The interaction has started: the reply is on its way (false while a voice turn is still being transcribed). */
+  readonly replying: boolean;
   /** Resolves once the close has been sent and the history written (or given up). */
   done: Promise<void>;
   /** Stops at once without waiting. */
@@ -59,9 +71,13 @@ export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
     closeSent = true;
     request.send(streamClose(request.stamp));
   };
-  const done = run(deps, request, controller.signal, () => cutAt, sendClose);
+  const progress = { replying: false };
+  const done = run(deps, request, controller.signal, () => cutAt, sendClose, progress);
   return {
     uid: request.stamp.uid,
+    get replying() {
+      return progress.replying;
+    },
     done,
     abort: () => controller.abort(),
     closeNow() {
@@ -84,7 +100,26 @@ export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
 
 type Outcome = "complete" | "failed" | "interrupted";
 
-async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cutAt: () => number | undefined, sendClose: () => void): Promise<void> {
+async function run(
+  deps: TurnDeps,
+  request: TurnRequest,
+  signal: AbortSignal,
+  cutAt: () => number | undefined,
+  sendClose: () => void,
+  progress: { replying: boolean },
+): Promise<void> {
+  const started = performance.now();
+  let spoken: Spoken | null = null;
+  if (request.listen) {
+    spoken = await listen(deps, request, signal);
+    if (!spoken) {
+      // Refused or interrupted before it started: nothing more than the close, nothing saved.
+      sendClose();
+      return;
+    }
+  }
+  const text = spoken ? spoken.text : request.text;
+  progress.replying = true;
   let audioEnded = !request.audioOutput;
   const emit = (frame: StreamFrame) => {
     // A failed reply that asked for audio still ends its audio, so a player waiting for the end plays what it has.
@@ -92,16 +127,18 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
     if (frame.type === "audio_end" || (frame.type === "complete" && frame.audio)) audioEnded = true;
     for (const message of toWire(frame, request.stamp)) request.send(message);
   };
-  const started = performance.now();
   let sent = "";
   let frames = 0;
   let outcome: Outcome = "complete";
   // Until the check has run (a turn interrupted before it), the words are not known to be safe to keep.
-  let stored: string | null = isSpeakFirst(request.text) ? null : WITHHELD;
+  let stored: string | null = isSpeakFirst(text) ? null : WITHHELD;
   try {
     emit({ type: "started" });
+    // The child's own words go back to their own device as heard, so the app can show them; everything
+    // after this (the model, the history, the logs) gets only what the safety checks let through.
+    if (spoken) emit({ type: "transcript", text: spoken.transcript });
     // Child safety: the words are checked before the model; it gets the redacted text, or the policy answers.
-    const screened = await (request.guard ?? new SessionGuard(request.sessionId, BUILTIN_ONLY, deps.logger).forTurn(request)).screen(request.text, signal);
+    const screened = await (request.guard ?? new SessionGuard(request.sessionId, BUILTIN_ONLY, deps.logger).forTurn(request)).screen(text, signal);
     stored = screened.stored;
     for (const notice of screened.notices) emit({ type: "notice", ...notice });
     const history = screened.reply === null ? await deps.history.load(request.playerId) : [];
@@ -134,9 +171,39 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
   }
   sendClose();
   deps.logger.info(
-    { event: "turn", session: request.sessionId, player: request.playerId, inputChars: request.text.length, replyChars: kept.length, frames, outcome, saved, ms: Math.round(performance.now() - started) },
+    {
+      event: "turn",
+      session: request.sessionId,
+      player: request.playerId,
+      inputChars: text.length,
+      ...(spoken ? { voice: { audioMs: Math.round(spoken.audioMs), sttMs: Math.round(spoken.sttMs) } } : {}),
+      replyChars: kept.length,
+      frames,
+      outcome,
+      saved,
+      ms: Math.round(performance.now() - started),
+    },
     "turn finished",
   );
+}
+
+/**
+ * The child's words from the recogniser, or null when the turn must end here: the transcription failed (its
+ * stream error has been sent) or the turn was stopped meanwhile.
+ */
+async function listen(deps: TurnDeps, request: TurnRequest, signal: AbortSignal): Promise<Spoken | null> {
+  try {
+    const spoken = await request.listen!(signal);
+    return signal.aborted ? null : spoken;
+  } catch (error) {
+    if (signal.aborted) return null;
+    const known = error instanceof VoiceInputError;
+    if (known) deps.logger.warn({ event: "voice_turn_refused", session: request.sessionId, code: error.code }, "voice turn not transcribed");
+    else deps.logger.error({ event: "voice_turn_failed", session: request.sessionId, err: (error as Error).message }, "voice turn failed");
+    const failure = known ? voiceFailure(error) : { error: "the audio could not be transcribed", code: "internal" as const };
+    request.send(streamError(request.stamp, failure.error, failure.code));
+    return null;
+  }
 }
 
 /** Records the turn; false (logged) when it could not be stored. */

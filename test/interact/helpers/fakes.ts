@@ -10,6 +10,7 @@ import { sleep } from "../../../src/engine/pipeline/abort.ts";
 import type { History, TurnRecord } from "../../../src/interact/history.ts";
 import type { HistoryMessage } from "../../../src/engine/types.ts";
 import { InteractSession, type PlayerIdentity, type SessionLimits, type SessionPorts } from "../../../src/interact/session.ts";
+import type { VoicePorts } from "../../../src/interact/voice.ts";
 
 export type Msg = Record<string, any>;
 
@@ -85,7 +86,7 @@ export interface Harness {
 }
 
 /** A session over fakes; `tokens` maps access tokens to players (default: "good" is player 7, expiring in an hour). */
-export function harness(options: { tokens?: Record<string, PlayerIdentity>; limits?: Partial<SessionLimits>; engine?: FakeEngine; admit?: boolean } = {}): Harness {
+export function harness(options: { tokens?: Record<string, PlayerIdentity>; limits?: Partial<SessionLimits>; engine?: FakeEngine; admit?: boolean; voice?: VoicePorts } = {}): Harness {
   const socket = new FakeSocket();
   const engine = options.engine ?? new FakeEngine();
   const history = new FakeHistory();
@@ -97,6 +98,7 @@ export function harness(options: { tokens?: Record<string, PlayerIdentity>; limi
     logger: silentLogger,
     limits: { ...LIMITS, ...options.limits },
     models: new Map([["local", "the local stand-in"]]),
+    ...(options.voice ? { voice: options.voice } : {}),
     authenticate: async (token) => tokens.get(token) ?? null,
     admit: (_session, playerId) => {
       if (options.admit === false) return false;
