@@ -72,6 +72,13 @@ function voiceLibrary(): Promise<Library> {
   return library;
 }
 
+let live = 0;
+
+/** Session audio buffers in memory now, in this process (each is dropped with its socket). */
+export function liveVoiceBuffers(): number {
+  return live;
+}
+
 /** Voice requests answer a value, or a sentence and one of the voice error codes. */
 export type VoiceOutcome<T> = { ok: true; value: T } | { ok: false; error: string; code: ErrorCode };
 
@@ -165,8 +172,10 @@ export class SessionVoice {
   /** Drops the audio and frees the detector and decoders (the socket is gone). */
   close(): void {
     this.closed = true;
-    this.buffer?.close();
+    if (!this.buffer) return;
+    this.buffer.close();
     this.buffer = null;
+    live--;
   }
 
   private async open(): Promise<VoiceBuffer | null> {
@@ -179,6 +188,7 @@ export class SessionVoice {
       return null;
     }
     this.buffer = buffer;
+    live++;
     this.budget = new lib.AudioBudget(this.ports.budget.secondsPerSecond, this.ports.budget.burstSeconds);
     return buffer;
   }
