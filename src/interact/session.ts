@@ -453,7 +453,7 @@ export class InteractSession {
     // The buffer as it is now, in arrival order; it is kept (only an interact without text consumes it).
     const heard = await this.voice.snapshot(false);
     if (this.phase === "closed") return;
-    if (!heard) return this.refuse(false, stamp, "there is no buffered audio: send add_audio first", "no_audio");
+    if (!heard) return this.refuse(false, stamp, "nothing to transcribe: there is no buffered audio; send add_audio first", "no_audio");
     const language = request.language_code || this.config?.language_code || "en";
     this.transcriptions.start(
       async (signal) => {

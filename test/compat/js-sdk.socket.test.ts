@@ -14,9 +14,14 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { WsProbe, type Msg } from "../helpers/ws.ts";
-import { isStandardBase64, mp3Frames } from "./socket-helpers.ts";
+import { chunks, envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeStt } from "../interact/helpers/fake-stt.ts";
+import { isStandardBase64, mp3Frames, rememberedOf } from "./socket-helpers.ts";
 
-const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40" });
+// Voice turns go to a fake OpenAI-compatible transcription server on loopback.
+const stt = startFakeStt();
+afterAll(() => stt.stop());
+const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40", HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 const ORIGIN = "http://localhost:5173";
 
 class JsNetwork {
@@ -177,17 +182,29 @@ describe("browser SDK over the socket", () => {
     expect(network.unmatched).toEqual([]);
   }, 30_000);
 
-  it("voice input is not there yet: add_audio and check_turn are refused by kind, and interactAudio gets a stream error and its close", async () => {
-    const { network } = await initialize({ prompt: "You are Ollie the owl, a kind friend." });
-    // addAudio: MediaRecorder chunks labelled audio/mpeg at 48 kHz.
-    const added = network.send({ type: "request", kind: "add_audio", audio: Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).toString("base64"), uid: "", config: { sampling_rate: 48000, mime_type: "audio/mpeg" } });
-    await expect(added.done).rejects.toThrow("add_audio");
-    await expect(network.send({ type: "request", kind: "check_turn", uid: "" }).done).rejects.toThrow("check_turn");
-    // interactAudio: no text at all.
+  it("voice input: MediaRecorder's WebM/Opus chunks labelled audio/mpeg at 48 kHz, check_turn after its own VAD hears silence, then interactAudio; the transcript and the reply are played", async () => {
+    const { network, player } = await initialize({ prompt: "You are Ollie the owl, a kind friend." });
+    const greeting = network.interact({ text: ".", uid: "", kind: "interact", type: "stream" }, {});
+    await greeting.done;
+    // sendAudio -> addAudio: every 100 ms chunk of the recording (start(100)), btoa of its bytes, `audioConfig`.
+    const webm = fixture("puppy.webm");
+    const recording = chunks(webm, Math.ceil(webm.length / 40));
+    const added = recording.map((chunk) => network.send({ type: "request", kind: "add_audio", audio: Buffer.from(chunk).toString("base64"), uid: "", config: { sampling_rate: 48000, mime_type: "audio/mpeg" } }));
+    for (const a of added) expect((await a.done).kind).toBe("add_audio");
+    // VadManager's Silence event: checkTurn; ConversationManager calls interactAudio when the answer is false.
+    const turn = await network.send({ type: "request", kind: "check_turn", uid: "" }).done;
+    expect(turn).toMatchObject({ kind: "check_turn", is_user_still_speaking: false });
+    const before = stt.requests.length;
     const voice = network.send({ type: "stream", kind: "interact", context: {}, audio_output: true, uid: "" }, true);
     expect((await voice.done).kind).toBe("close");
-    expect(network.errors).toEqual([expect.stringContaining("voice input")]);
-    expect(network.played.get(voice.uid)).toBeUndefined();
+    const played = network.played.get(voice.uid)!;
+    expect(played.map((m) => m.event).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
+    expect(played[1]).toMatchObject({ kind: "interact", text: "I want to play with my puppy in the garden" });
+    expect(played.map((m) => m.event)).toContain("audio");
+    expect(played.at(-1)!.event).toBe("interaction_complete");
+    expect(envelopeMatch(await speech(), stt.requests[before]!.samples!)).toBeGreaterThan(0.9);
+    expect((await rememberedOf(file.server, player.pk)).at(-2)).toEqual({ role: "user", text: "I want to play with my puppy in the garden" });
+    expect(network.errors).toEqual([]);
     expect(network.unmatched).toEqual([]);
   }, 30_000);
 
@@ -200,6 +217,7 @@ describe("browser SDK over the socket", () => {
       ["get_configuration", {}, "get_configuration"],
       ["merge_configuration", { config: { temperature: 0.4 } }, "merge_configuration"],
       ["interrupt", { target_uid: crypto.randomUUID() }, "interrupt"],
+      // Nothing is buffered on this socket: the sentence names the request.
       ["transcribe", { language_code: "en" }, "error"],
       ["add_keywords", { keywords: ["canada"] }, "error"],
       ["remove_keywords", { keywords: ["canada"] }, "error"],

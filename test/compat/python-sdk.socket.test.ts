@@ -12,12 +12,20 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { api, createPlayer, serverForFile } from "../helpers/server.ts";
+import { chunks, envelopeMatch, resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { dumps, eventually, float, isStandardBase64, pythonNow, rememberedOf } from "./socket-helpers.ts";
 
 type Msg = Record<string, any>;
 
+// Voice turns go to a fake OpenAI-compatible transcription server on loopback.
+const stt = startFakeStt();
+afterAll(() => stt.stop());
 // Paced like a real model (40 tokens a second), so a story is still streaming when the app walks away.
-const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40" });
+const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40", HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
+
+/** `base64.encodebytes`, as the SDK's Base64 type serialises bytes: a line break every 76 characters and after the last. */
+const encodebytes = (bytes: Uint8Array) => `${Buffer.from(bytes).toString("base64").match(/.{1,76}/g)!.join("\n")}\n`;
 
 /** The Python SDK's RPC over one socket: its sends, and its receive loop's reading of every message. */
 class PythonRpc {
@@ -275,9 +283,9 @@ describe("Python SDK over the socket", () => {
     const { rpc, auth } = await session();
     await auth;
     await rpc.request("set_configuration", { config: { prompt: "You are Ollie the owl.", utilities: {}, debug: false } });
-    // text="" is the SDK's default (a voice turn); until voice input lands it is refused as a stream.
+    // text="" is the SDK's default (a voice turn); with nothing buffered it is refused as a stream.
     const stream = rpc.openInteract({});
-    await expect(stream.all()).rejects.toThrow("voice input");
+    await expect(stream.all()).rejects.toThrow("no buffered audio");
     // Whether the close came before or after the SDK read the error depends on timing; in the second case the
     // SDK takes the close for a new stream and answers it with a stream error. Send that answer either way.
     await eventually(() => rpc.received.some((m) => m.uid === stream.uid && m.kind === "close"));
@@ -309,22 +317,21 @@ describe("Python SDK over the socket", () => {
     const { rpc, auth } = await session();
     await auth;
     await rpc.request("set_configuration", { config: { prompt: "You are Ollie the owl.", utilities: {}, debug: false } });
-    const wav = Buffer.from("RIFF....WAVEfmt ").toString("base64");
-    // base64.encodebytes ends lines every 76 characters and after the last.
-    const encodebytes = (b64: string) => `${b64.match(/.{1,76}/g)!.join("\n")}\n`;
+    // One second of the sentence (a message stays under the 64 KiB limit).
+    const wav = wavBytes(resampled(await speech(), 16000).subarray(6400, 22400), 16000, 1, "int16");
     const requests: [string, Msg, string][] = [
       ["ping", {}, "ping"],
       ["set_service_profile", { service_profile: "default" }, "set_service_profile"],
       ["get_available_models", {}, "get_available_models"],
       ["clear_audio", {}, "clear_audio"],
       ["get_configuration", {}, "get_configuration"],
-      ["add_audio", { audio: encodebytes(wav), config: { mime_type: "audio/wav", sampling_rate: 16000 } }, "error"],
-      ["check_turn", {}, "error"],
-      ["transcribe", { language_code: "en" }, "error"],
+      ["add_audio", { audio: encodebytes(wav), config: { mime_type: "audio/wav", sampling_rate: 16000 } }, "add_audio"],
+      ["check_turn", {}, "check_turn"],
+      ["transcribe", { language_code: "en" }, "transcribe"],
       ["add_keywords", { keywords: ["owl"] }, "error"],
       ["remove_keywords", { keywords: ["owl"] }, "error"],
       ["detect_keywords", {}, "error"],
-      ["add_speaker", { speaker: "mia", audio: encodebytes(wav) }, "error"],
+      ["add_speaker", { speaker: "mia", audio: encodebytes(wav.subarray(0, 3000)) }, "error"],
       ["remove_speakers", { speakers: ["mia"] }, "error"],
       ["detect_speakers", {}, "error"],
       ["generate_image", { prompt: "an owl", provider: "bria", generation_type: "fast" }, "error"],
@@ -339,9 +346,42 @@ describe("Python SDK over the socket", () => {
       expect({ kind, answered: answer.kind }).toEqual({ kind, answered });
       if (answer.kind === "error") expect({ kind, code: answer.code }).toEqual({ kind, code: "unsupported_request" });
     }
+    // CheckTurnResponse.is_user_still_speaking: bool; TranscribeResponse.text: str.
+    expect(typeof (await rpc.request("check_turn")).is_user_still_speaking).toBe("boolean");
     const models = await rpc.request("get_available_models");
     // GetAvailableModelsResponse.models: dict[str, str].
     expect(Object.values(models.models).every((d) => typeof d === "string")).toBe(true);
+    expectHealthy(rpc);
+  }, 30_000);
+  it("voice input as the SDK sends it: add_audio (encodebytes, an AudioConfig without sampling_rate), check_turn, transcribe, then interact(text=\"\")", async () => {
+    const { rpc, auth, player } = await session();
+    await auth;
+    await rpc.request("set_configuration", { config: { prompt: "You are Ollie the owl.", utilities: {}, debug: false } });
+    const spoken = await speech();
+    // AudioConfig(mime_type="audio/pcm"): model_dump(exclude_none=True) leaves sampling_rate out (16 kHz is assumed).
+    const pcm = new Uint8Array(spoken.buffer, spoken.byteOffset, spoken.byteLength);
+    const turns: boolean[] = [];
+    for (const part of chunks(pcm, 8000)) {
+      expect((await rpc.request("add_audio", { audio: encodebytes(part), config: { mime_type: "audio/pcm" } })).kind).toBe("add_audio");
+      turns.push((await rpc.request("check_turn")).is_user_still_speaking);
+    }
+    expect(turns[0]).toBe(false);
+    expect(turns).toContain(true);
+    expect(turns.at(-1)).toBe(false);
+    const before = stt.requests.length;
+    const transcribed = await rpc.request("transcribe", { language_code: "en" });
+    expect(transcribed).toMatchObject({ type: "response", kind: "transcribe", text: "I want to play with my puppy in the garden" });
+    expect(envelopeMatch(spoken, stt.requests[before]!.samples!)).toBeGreaterThan(0.98);
+    // session.interact() with its default text="": the buffered voice.
+    const events = await rpc.openInteract({}).all();
+    expect(events.map((e) => e.event).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
+    expect(events[1]!.text).toBe("I want to play with my puppy in the garden");
+    expect(events.at(-1)!.event).toBe("interaction_complete");
+    expect((await rememberedOf(file.server, player.pk)).at(-2)).toEqual({ role: "user", text: "I want to play with my puppy in the garden" });
+    // Consumed: a second interact(text="") raises in the SDK (a stream error), and the loop lives on.
+    await expect(rpc.openInteract({}).all()).rejects.toThrow("no buffered audio");
+    expect((await rpc.request("ping")).kind).toBe("ping");
+    expect(rpc.answeredNewStreams).toEqual([]);
     expectHealthy(rpc);
   }, 30_000);
 });

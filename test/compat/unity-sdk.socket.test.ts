@@ -11,12 +11,18 @@
  * errors and connection errors alike), so the normal flow must have none. It plays MP3 at a fixed 44,100 Hz
  * mono, finding frames by their sync bytes, and starts a reply under 16 KB only on `audio_complete`.
  */
-import { describe, expect, it } from "bun:test";
+import { afterAll, describe, expect, it } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, startTestServer, serverForFile, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { WsProbe, type Msg } from "../helpers/ws.ts";
-import { dumps, eventually, float, isStandardBase64, mp3Frames, unityNow } from "./socket-helpers.ts";
+import { unityChunks, withSerial } from "../engine/voice-in/helpers/ogg.ts";
+import { envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeStt } from "../interact/helpers/fake-stt.ts";
+import { dumps, eventually, float, isStandardBase64, mp3Frames, rememberedOf, unityNow } from "./socket-helpers.ts";
 
-const file = serverForFile();
+// Voice turns go to a fake OpenAI-compatible transcription server on loopback.
+const stt = startFakeStt();
+afterAll(() => stt.stop());
+const file = serverForFile({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 
 type Culture = Parameters<typeof unityNow>[0];
 
@@ -75,6 +81,13 @@ class UnityClient {
   }
   clearAudio(): string {
     return this.send({ kind: "clear_audio" });
+  }
+  /**
+   * StartAddingMicrophoneAudioData: the encoder's Ogg pages, accumulated to 512 bytes or more, as
+   * Convert.ToBase64String, with `new AudioConfig { SampleRate = 16000, MimeType = "audio/ogg" }`.
+   */
+  addAudio(chunk: Uint8Array): string {
+    return this.send({ kind: "add_audio", audio: Buffer.from(chunk).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } });
   }
   /** Messages.CreateInteractMessage: every field but a null text. */
   interact(text: string | undefined, config: Msg, audioOutput = true): string {
@@ -281,27 +294,67 @@ describe("Unity SDK over the socket", () => {
     const running = sent.interact;
     const requests: [string, Msg, string][] = [
       ["get_configuration", {}, "get_configuration"],
-      ["clear_audio", {}, "clear_audio"],
+      ["add_audio", { audio: Buffer.from(unityChunks(fixture("puppy.unity.ogg"))[0]!).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } }, "add_audio"],
+      ["check_turn", {}, "check_turn"],
+      ["transcribe", { language_code: "en" }, "transcribe"],
+      // (An interrupt and clear_audio drop the buffered audio, so they come after transcribe here.)
       ["interrupt", { target_uid: running }, "interrupt"],
-      // Voice input arrives later, image generation is not served: error responses.
-      ["add_audio", { audio: Buffer.from("OggS\0\u0002").toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } }, "error"],
-      ["check_turn", {}, "error"],
-      ["transcribe", { language_code: "en" }, "error"],
+      ["clear_audio", {}, "clear_audio"],
       ["render_prompt", { context: {} }, "render_prompt"],
+      // Image generation is not served: an error response.
       ["generate_image", { prompt: "an owl", provider: "bria" }, "error"],
     ];
+    // Something to transcribe (the first chunk alone holds only the stream's headers).
+    for (const part of unityChunks(fixture("puppy.unity.ogg"))) unity.addAudio(part);
     for (const [kind, fields, answered] of requests) {
       const uid = unity.request(kind, fields);
       const answer = await unity.probe.next((m) => m.uid === uid && m.type === "response");
       expect({ kind, answered: answer.kind }).toEqual({ kind, answered });
       if (answer.kind === "error") expect({ kind, code: answer.code }).toEqual({ kind, code: "unsupported_request" });
     }
-    // Its voice turn (Ogg/Vorbis add_audio, then an interact with no text) needs voice input: a stream error for now.
-    const voice = await unity.stream(unity.interact(undefined, unityConfiguration()));
-    expect(voice.map((e) => e.kind)).toEqual(["error", "close"]);
-    expect(voice[0]!.error).toContain("voice input");
     unity.probe.close();
   }, 30_000);
+
+  it("voice turns: Ogg/Vorbis pages in chunks of 512 bytes or more, then an interact with no text field; the transcript, then the reply as Unity plays it, with nothing of kind error", async () => {
+    const player = await unityPlayer();
+    const unity = await UnityClient.connect(file.server, player.token);
+    const config = unityConfiguration();
+    const sent = unity.start(player.token, config);
+    await unity.stream(sent.interact);
+    // SetConfiguration clears the audio, then the microphone streams until Unity's own VAD hears silence.
+    unity.clearAudio();
+    const before = stt.requests.length;
+    const utterances: [Uint8Array, string, string][] = [
+      [fixture("puppy.unity.ogg"), "I want to play with my puppy in the garden.", "I want to play with my puppy in the garden"],
+      // After the reply it records again: a new Ogg stream (a new serial), still no end-of-stream page, no clear_audio.
+      [withSerial(fixture("dragon.unity.ogg"), 0x5eed), "Can you tell me a story about a dragon?", "Can you tell me a story about a dragon"],
+    ];
+    for (const [ogg, sentence, heard] of utterances) {
+      stt.text = heard;
+      const parts = unityChunks(ogg);
+      for (const part of parts) expect(part.length >= 512 || part === parts.at(-1)).toBe(true);
+      const added = parts.map((part) => unity.addAudio(part));
+      // OnVoiceCaptureSilenced: Messages.CreateInteractMessage(text: null, ...): the text field is left out.
+      const uid = unity.interact(undefined, config);
+      expect(unity.probe.messages.length).toBeGreaterThan(0);
+      const events = await unity.stream(uid);
+      for (const a of added) expect(unity.probe.messages.find((m) => m.uid === a)).toMatchObject({ type: "response", kind: "add_audio" });
+      const names = events.map((e) => e.event ?? e.kind);
+      expect(names.slice(0, 2)).toEqual(["interaction_started", "transcript"]);
+      expect(events[1]).toMatchObject({ type: "stream", kind: "interact", text: heard });
+      expect(names.slice(-4)).toEqual(["text_complete", "audio_complete", "interaction_complete", "close"]);
+      for (const e of events.filter((x) => x.event === "audio")) expect(Buffer.from(e.audio, "base64").subarray(0, 2).toString("hex")).toBe("fffb");
+      // The recogniser heard this utterance alone: the first was consumed by its interact.
+      const got = stt.requests.at(-1)!;
+      expect(got.wavError).toBeNull();
+      expect(envelopeMatch(await speech(sentence), got.samples!)).toBeGreaterThan(0.9);
+      expect((await rememberedOf(file.server, player.pk)).at(-2)).toEqual({ role: "user", text: heard });
+    }
+    expect(stt.requests.length).toBe(before + 2);
+    expect(unity.errors).toEqual([]);
+    stt.text = "I want to play with my puppy in the garden";
+    unity.probe.close();
+  }, 60_000);
 });
 
 describe("Unity SDK: a session longer than the token", () => {
