@@ -24,7 +24,7 @@ class FakeStt implements SttProvider {
   ) {}
   async transcribe(request: TranscriptionRequest): Promise<{ text: string }> {
     this.calls.push({ samples: readWav16k(request.wav), languageCode: request.languageCode });
-    if (this.delayMs) await sleep(this.delayMs, request.signal);
+    if (this.delayMs) await sleep(this.delayMs, request.signal ?? new AbortController().signal);
     if (request.signal?.aborted) throw new SttFailed("the transcription was cancelled", false);
     if (this.fail) throw this.fail;
     return { text: ` ${this.text} ` };
