@@ -6,17 +6,27 @@
  *    sizes the clients use; the first chunk of a fresh stream (codec start-up) is shown apart. Raw 16 kHz PCM
  *    (nothing to decode) is the baseline of the same run.
  * 3. Memory: resident memory per idle session buffer (its VAD state), and per minute of buffered audio.
- * End of speech -> first reply text / audio needs the socket wiring; `replyLatencyHook` below says how it
- * is to be measured once `add_audio` and an empty-text `interact` reach the engine.
+ * 4. End of speech -> first reply text and first reply audio through a real `hoot serve` (a fresh process,
+ *    local language model and speech at their defaults) with a fake OpenAI-compatible recogniser on loopback
+ *    that answers after a fixed latency (BENCH_VOICE_STT_MS, 300 ms): `puppy.unity.ogg` is streamed in Unity's
+ *    chunks at real time, and the clock starts when the `interact` with no text is sent right after the last
+ *    chunk (Unity sends it when its own VAD hears the silence). A text `interact` of the same words in the
+ *    same run, on the same socket, is the baseline; rounds alternate (BENCH_VOICE_ROUNDS, 7).
  *
  * Test audio is Flite speech (hoot's own TTS) and the committed fixtures of test/fixtures/voice/.
  * Figures depend on the machine and on what else runs: compare rows of one run, not runs.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type AudioChunkConfig, VoiceBuffer } from "../src/engine/voice-in/index.ts";
 import { Mp3Stream, OggStream, PcmStream, type StreamDecoder, WavStream, WebmStream } from "../src/engine/voice-in/decoders.ts";
 import { Vad } from "../src/engine/voice-in/vad.ts";
 import { unityChunks } from "../test/engine/voice-in/helpers/ogg.ts";
 import { chunks, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } from "../test/engine/voice-in/helpers/speech.ts";
+import { startFakeStt } from "../test/interact/helpers/fake-stt.ts";
+import { spawnServer } from "../test/helpers/process.ts";
+import { openSession, type WsProbe } from "../test/helpers/ws.ts";
 
 const settings = { maxSeconds: 600, maxBytes: 256 << 20, silenceMs: 700, vadMode: 3 };
 const ROUNDS = 20;
@@ -103,14 +113,97 @@ async function benchMemory(samples: Int16Array): Promise<Record<string, string |
   ];
 }
 
-/**
- * End of speech -> first reply text and first reply audio, once the socket is wired: open an authenticated,
- * configured socket (test/helpers/ws.ts), stream `puppy.unity.ogg` in Unity's chunks at real time with a fake
- * recogniser of fixed latency (HOOT_STT_BASE_URL pointing at a loopback server that sleeps N ms), send
- * `interact` with no `text` right after the last chunk, and time the first `text` and the first `audio` event
- * from that moment; compare with a text interact of the same words in the same run.
- */
-export const replyLatencyHook = "not measured yet: needs add_audio and empty-text interact on the socket";
+const STT_MS = Number(process.env.BENCH_VOICE_STT_MS ?? 300);
+const REPLY_ROUNDS = Math.max(1, Number(process.env.BENCH_VOICE_ROUNDS ?? 7));
+const SENTENCE = "I want to play with my puppy in the garden";
+
+/** Sends an interact (no text: the buffered voice) and times its first text and first audio from the send. */
+async function timeReply(probe: WsProbe, text: string | undefined): Promise<{ text: number; audio: number }> {
+  const uid = crypto.randomUUID();
+  const sent = performance.now();
+  const times = { text: 0, audio: 0 };
+  const done = new Promise<void>((resolve, reject) => {
+    const previous = probe.ws.onmessage;
+    probe.ws.onmessage = (event) => {
+      previous?.call(probe.ws, event);
+      const m = JSON.parse(String(event.data)) as Record<string, unknown>;
+      if (m.uid !== uid) return;
+      if (m.event === "text" && !times.text) times.text = performance.now() - sent;
+      if (m.event === "audio" && !times.audio) times.audio = performance.now() - sent;
+      if (m.kind === "error") reject(new Error(`the turn failed: ${String(m.error)}`));
+      if (m.kind === "close") {
+        probe.ws.onmessage = previous;
+        resolve();
+      }
+    };
+  });
+  probe.send({ type: "stream", kind: "interact", uid, context: {}, audio_output: true, ...(text === undefined ? {} : { text }) });
+  await done;
+  return times;
+}
+
+/** Unity's microphone: the chunks spread evenly over the audio's own duration. */
+async function streamRealTime(probe: WsProbe, parts: Uint8Array[], seconds: number): Promise<void> {
+  const start = performance.now();
+  for (const [i, part] of parts.entries()) {
+    const due = start + (i * seconds * 1000) / parts.length;
+    if (due > performance.now()) await Bun.sleep(due - performance.now());
+    probe.send({ type: "request", kind: "add_audio", uid: crypto.randomUUID(), audio: Buffer.from(part).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } });
+  }
+}
+
+async function benchReplyLatency(audioSeconds: number): Promise<Record<string, string | number>[]> {
+  const stt = startFakeStt(SENTENCE, STT_MS);
+  const dir = mkdtempSync(join(tmpdir(), "hoot-bench-voice-"));
+  const server = await spawnServer(dir, { HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_LOG_LEVEL: "warn" });
+  try {
+    const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
+    const post = async (path: string, body: unknown, token?: string) =>
+      (await (await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+    const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
+    const player = await post("/api/players", { external_id: "bench-voice" }, devToken);
+    const token = String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token);
+    const probe = await openSession(server.url, token, { prompt: "You are Ollie the owl, a kind friend." });
+    const parts = unityChunks(fixture("puppy.unity.ogg"));
+    // One untimed turn of each: the speech workers, the codecs and the VAD are warm, as in a running server.
+    await streamRealTime(probe, parts, 0);
+    await timeReply(probe, undefined);
+    await timeReply(probe, SENTENCE);
+    const voice: { text: number; audio: number }[] = [];
+    const typed: { text: number; audio: number }[] = [];
+    for (let r = 0; r < REPLY_ROUNDS; r++) {
+      await streamRealTime(probe, parts, audioSeconds);
+      voice.push(await timeReply(probe, undefined));
+      typed.push(await timeReply(probe, SENTENCE));
+    }
+    probe.close();
+    if (stt.requests.some((q) => q.wavError)) throw new Error("the recogniser got something that is not 16 kHz mono WAV");
+    const row = (what: string, runs: { text: number; audio: number }[]) => ({
+      turn: what,
+      rounds: runs.length,
+      "first text p50 ms": median(runs.map((x) => x.text)).toFixed(0),
+      "first text max ms": Math.max(...runs.map((x) => x.text)).toFixed(0),
+      "first audio p50 ms": median(runs.map((x) => x.audio)).toFixed(0),
+      "first audio max ms": Math.max(...runs.map((x) => x.audio)).toFixed(0),
+    });
+    const voiceRow = row(`voice: interact without text (recogniser ${STT_MS} ms)`, voice);
+    const textRow = row("text: the same words typed (baseline)", typed);
+    // Paired by round (the same moment's load), then the median: what voice adds beyond the recogniser itself.
+    const added = (key: "text" | "audio") => median(voice.map((v, i) => v[key] - typed[i]![key] - STT_MS)).toFixed(0);
+    return [voiceRow, textRow, { turn: "voice - text - recogniser, per round (hoot's own cost: WAV, upload, transcript)", rounds: voice.length, "first text p50 ms": added("text"), "first audio p50 ms": added("audio") }];
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+    await stt.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 const original = await speech();
 const audioSeconds = original.length / 16000;
@@ -132,4 +225,11 @@ const rows: Record<string, string | number>[] = [];
 for (const format of formats) rows.push(await benchFormat(format, audioSeconds));
 table("2. decode + resample to 16 kHz mono, per second of audio", rows);
 table("3. memory", await benchMemory(original));
-console.log(`\n4. end of speech -> first reply text / audio: ${replyLatencyHook} (see replyLatencyHook in bench/voice.ts)`);
+const unitySeconds = (await (async () => {
+  const voice = await VoiceBuffer.create(settings);
+  for (const chunk of unityChunks(fixture("puppy.unity.ogg"))) await voice.add(chunk, { mime_type: "audio/ogg" });
+  const ms = voice.durationMs;
+  voice.close();
+  return ms;
+})()) / 1000;
+table(`4. end of speech -> first reply (hoot serve in its own process; ${unitySeconds.toFixed(2)} s of Unity Ogg/Vorbis streamed at real time)`, await benchReplyLatency(unitySeconds));

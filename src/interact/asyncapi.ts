@@ -73,7 +73,7 @@ export function asyncApiDocument(version = "0.1.0"): Json {
   operations.set("interaction_events", {
     action: "send",
     channel,
-    summary: "The events of an interact stream, in order: interaction_started; text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close.",
+    summary: "The events of an interact stream, in order: interaction_started; transcript (an interact without text); text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close.",
     messages: [...Object.keys(EventSchemas).map((event) => channelMessage(`${event}_event`)), channelMessage("stream_error"), channelMessage("stream_close")],
   });
   operations.set("connection_error", {

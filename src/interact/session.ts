@@ -464,6 +464,9 @@ export class InteractSession {
           if (signal.aborted || !(error instanceof VoiceInputError)) throw error;
           const failure = voiceFailure(error);
           this.send(errorResponse(stamp, failure.error, failure.code));
+        } finally {
+          // The copy handed to the recogniser is not kept a moment longer than its answer.
+          heard.wav.fill(0);
         }
       },
       (error) => {
