@@ -87,7 +87,9 @@ function variants(rows: Array<{ row: Row; source: string }>, direction: "inputs"
     const h = fnv(`variant:${row.text}`);
     const every = row.unsafe ? (direction === "inputs" ? 5 : 8) : direction === "inputs" ? 8 : 12;
     if (h % every !== 0) continue;
-    const pool = direction === "outputs" ? TRANSFORMS.filter(([n]) => n !== "base64" && n !== "spaced") : TRANSFORMS;
+    // Base64 in a child's input is itself a jailbreak signal (children do not type it), so benign lines are not
+    // encoded; a model does not write spaced-out letters or base64.
+    const pool = direction === "outputs" ? TRANSFORMS.filter(([n]) => n !== "base64" && n !== "spaced") : row.unsafe ? TRANSFORMS : TRANSFORMS.filter(([n]) => n !== "base64");
     const [, f] = pool[(h >>> 8) % pool.length] as [string, (t: string, h: number) => string];
     const text = f(row.text, h);
     if (text === row.text) continue;
