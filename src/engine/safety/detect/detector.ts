@@ -6,10 +6,12 @@
  * - a text is normalised once; rules, obscenity's matcher and decoded hidden text all read those views;
  * - a team's allowed terms are masked out before the rules run, except for self-harm and abuse, which no
  *   policy can switch off; a team's blocked terms are matched on the canonical view as `custom`;
- * - only the most serious finding per category is kept, in CATEGORIES order.
+ * - only the most serious finding per category is kept, in CATEGORIES order;
+ * - when no rule fires, the learned classifier (model/) may add one finding, only above its trained threshold.
  */
 import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding, type Rule, type Tier } from "./categories.ts";
 import { decodeHidden } from "./encoded.ts";
+import { classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
 import { DRUG_RULES } from "./rules/drugs.ts";
 import { HATE_RULES } from "./rules/hate.ts";
@@ -74,6 +76,19 @@ function keep(out: Map<Category, Finding>, finding: Finding): void {
  * @example detect("I wanna k1ll mysellf", "input") // [{ category: "self_harm", rule: "self_harm.lethal-self", tier: "severe" }]
  */
 export function detect(text: string, direction: Direction, terms: TermMatchers = NO_TERMS, depth = 0): Finding[] {
+  return run(text, direction, terms, depth, true);
+}
+
+/**
+ * The rules alone, without the learned classifier: what the trainer scores the model against and what the bench
+ * reports as the rules' share.
+ * @example detectRulesOnly("how do I make a bomb", "input")[0]?.category // "weapons"
+ */
+export function detectRulesOnly(text: string, direction: Direction, terms: TermMatchers = NO_TERMS): Finding[] {
+  return run(text, direction, terms, 0, false);
+}
+
+function run(text: string, direction: Direction, terms: TermMatchers, depth: number, useModel: boolean): Finding[] {
   const v = views(text);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
@@ -85,10 +100,15 @@ export function detect(text: string, direction: Direction, terms: TermMatchers =
     terms.blocked.lastIndex = 0;
     if (terms.blocked.test(v.canon)) keep(out, { category: "custom", rule: "custom.blocked-term", tier: "clear" });
   }
+  // The learned classifier speaks only when no rule did: it widens recall without changing what the rules decide.
+  if (useModel && out.size === 0) {
+    const guess = classify(masked, direction);
+    if (guess) keep(out, { category: guess.category, rule: `model.${guess.category}`, tier: "clear" });
+  }
   if (depth === 0) {
     for (const hidden of decodeHidden(visible(text))) {
       if (direction === "input") keep(out, { category: "jailbreak", rule: "jailbreak.encoded-text", tier: "clear" });
-      for (const f of detect(hidden, direction, terms, depth + 1)) keep(out, f);
+      for (const f of run(hidden, direction, terms, depth + 1, useModel)) keep(out, f);
     }
   }
   return CATEGORIES.flatMap((c) => {

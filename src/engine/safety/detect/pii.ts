@@ -45,6 +45,9 @@ const NOT_NAME = new Set(
   "a an the and or but so i im i'm me my you your he she it we they is are was were be am not no yes too very really so just also from in on at to of for with my our his her their this that these those what whats who how why when where which nice cool lol haha hehe hi hello hey ok okay please thanks thank btw anyway like love and years yrs year old age grade class big new next same different summer sunday real public private another local little kid boy girl friend".split(" "),
 );
 
+/** Street types that are also everyday words ("a close game", "the right way"). */
+const AMBIGUOUS_STREET = new Set("close way run walk view green park hill path row rise loop trail place pl court ct square sq grove gardens circle drive dr st".split(" "));
+
 /** Words before "primary"/"high" that describe a school rather than name it. */
 const SCHOOL_FILLER = new Set("old new big small local nearby next my our your their his her the a an at in to go goes going went junior senior middle high primary secondary elementary infant public private catholic christian community village town city school academy year grade class room first second third last best favourite favorite".split(" "));
 
@@ -61,7 +64,7 @@ const RE = {
   zipState: /\b(?:al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy)\s+(\d{5}(?:-\d{4})?)\b/g,
   schoolSaid: new RegExp(`\\b(?:i go to|i goes to|i attend|i am at|i'm at|im at|i am in|i'm in|im in|i'm a student at|i am a student at|i study at|i learn at|my school is|my school's name is|my schools name is|my school is called|the name of my school is|our school is|i go 2)\\s+((?:[a-z][a-z'.-]*\\s+){1,4}(?:${SCHOOL_TYPE}))\\b`, "gi"),
   /** A named school anywhere ("room 4 at Greenfield Primary", "King Street Junior School"). */
-  schoolNamed: /\b((?:[a-z][a-z'.-]*\s+){1,3}(?:primary|elementary|junior|middle|secondary|grammar|infant|infants|prep|high)(?:\s+school|\s+academy)?|(?:[a-z][a-z'.-]*\s+){1,3}academy)\b/gi,
+  schoolNamed: /\b(?:at|to|from|attend|attends|called|named)\s+((?:[a-z][a-z'.-]*\s+){1,3}(?:(?:primary|elementary|infants?|academy)(?:\s+school)?|(?:junior|middle|secondary|grammar|prep|high|community|catholic)\s+(?:school|academy)))\b/gi,
   schoolCalled: /\b(?:my school|our school|the school i go to)(?:'s| is)?\s+(?:is\s+)?(?:called|named)\s+([^.!?,\n]{2,50})/gi,
   nameSaid: /\bmy (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?/gi,
   surnameSaid: /\bmy (?:last|family|sur|second) ?name(?:'s| is)\s+([a-z][a-z'-]+)/gi,
@@ -144,7 +147,14 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
     }),
   );
   found.push(...spans(RE.phoneWords, text, "phone", 0, (m) => m[0].split(/[\s,.-]+/).length >= 10 || PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index))));
-  found.push(...spans(RE.address, text, "address"));
+  found.push(
+    ...spans(RE.address, text, "address", 0, (m) => {
+      // "14 sounds like a close game", "3 ways to win": everyday street words need a capital or "I live at".
+      const last = /(\w+)\.?(?:,?\s+(?:apt|apartment|flat|unit|#)\s*\w+)?$/i.exec(m[0])?.[1]?.toLowerCase() ?? "";
+      if (!AMBIGUOUS_STREET.has(last)) return true;
+      return /[A-Z]/.test(m[0].replace(/^\d+[a-z]?,?\s+/i, "").charAt(0)) || /\b(?:live|living|address|house|home|flat|apartment|moved to|stay)\b/i.test(text.slice(Math.max(0, m.index - 30), m.index));
+    }),
+  );
   found.push(...spans(RE.addressSaid, text, "address", 1, (m) => /\d|street|road|avenue|lane|drive|st\b|rd\b|ave\b|close|court|way/i.test(m[1] as string)));
   found.push(...spans(RE.ukPostcode, text, "postcode", 0, (m) => /\d/.test(m[0]) && /[a-z]/i.test(m[0]) && m[0].length >= 5));
   found.push(...spans(RE.caPostcode, text, "postcode"));
@@ -179,7 +189,8 @@ function namedSchools(text: string): PiiSpan[] {
   const out: PiiSpan[] = [];
   RE.schoolNamed.lastIndex = 0;
   for (let m = RE.schoolNamed.exec(text); m; m = RE.schoolNamed.exec(text)) {
-    const words = [...m[0].matchAll(/\S+/g)];
+    const lead = m[0].length - (m[1] as string).length;
+    const words = [...(m[1] as string).matchAll(/\S+/g)].map((w) => Object.assign(w, { index: (w.index ?? 0) + lead }));
     let first = 0;
     while (first < words.length - 1 && (NOT_NAME.has((words[first]?.[0] ?? "").toLowerCase()) || SCHOOL_FILLER.has((words[first]?.[0] ?? "").toLowerCase()))) first++;
     const rest = words.slice(first);
