@@ -3,7 +3,8 @@
  * (generated: do not edit; embedded in the binary like any import). Run: `bun scripts/train-safety-model.ts`.
  *
  * Data: the labelled lines in test/fixtures/safety/ except the corpus test split (corpus-*-test.jsonl), which is
- * kept out so the bench and the tests measure the model on lines it never saw. Model: multinomial logistic
+ * kept out so the bench and the tests measure the model on lines it never saw, plus the policies' own reply lines
+ * as benign model sentences (they must always pass the output check). Model: multinomial logistic
  * regression (softmax over "none" and the 12 categories) on features.ts, trained by full-batch Adam with L2.
  * Threshold: 5-fold cross-validation gives every training line a score from a model that did not see it; the
  * threshold per direction is the lowest that keeps the out-of-fold false alarms on benign lines (rules and model
@@ -15,6 +16,7 @@ import { CATEGORIES, type Direction } from "../src/engine/safety/detect/categori
 import { detectRulesOnly } from "../src/engine/safety/detect/detector.ts";
 import { views } from "../src/engine/safety/detect/normalize.ts";
 import { features } from "../src/engine/safety/detect/model/features.ts";
+import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES, OUTPUT_LINES } from "../src/engine/safety/policy/lines.ts";
 
 interface Row {
   text: string;
@@ -24,8 +26,8 @@ interface Row {
 }
 
 const TARGET_FALSE_ALARM: Record<Direction, number> = { input: 0.01, output: 0.025 };
-const L2 = Number(process.env.L2 ?? 1e-5);
-const EPOCHS = Number(process.env.EPOCHS ?? 300);
+const L2 = Number(process.env.L2 ?? 3e-6);
+const EPOCHS = Number(process.env.EPOCHS ?? 400);
 const MIN_COUNT = 2;
 const PRUNE = 0.02;
 
@@ -46,6 +48,11 @@ const fnv = (s: string): number => {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
 };
+
+// The policies' own lines are model sentences that must always pass: they are benign training lines.
+for (const line of new Set([...Object.values(DEFAULT_LINES), ...Object.values(FIXED_LINES), ...Object.values(OUTPUT_LINES), FALLBACK_LINES].flat() as string[])) {
+  rows.push({ text: line, unsafe: false, category: "none", direction: "output" });
+}
 
 const label = (r: Row): number => (r.unsafe ? Math.max(1, CLASSES.indexOf(r.category)) : 0);
 const feats = rows.map((r) => features(views(r.text).canon, r.direction));
@@ -112,8 +119,9 @@ function train(idx: number[]): Model {
   return { vocab, w, b };
 }
 
-/** P(unsafe) and the most likely unsafe class of one row under a model. */
+/** P(unsafe) and the most likely unsafe class of one row under a model (0 under three words, as in the detector). */
 function score(model: Model, f: string[]): { p: number; k: number } {
+  if (f.filter((s) => s.startsWith("w ")).length < 3) return { p: 0, k: 1 };
   const K = CLASSES.length;
   const x = f.flatMap((s) => (model.vocab.has(s) ? [model.vocab.get(s) as number] : []));
   const scale = 1 / Math.sqrt(f.length);

@@ -119,7 +119,7 @@ const CHAT: Record<string, string> = {
   h8: "hate", h8ed: "hated", h8s: "hates", gr8: "great", l8r: "later", m8: "mate", sum1: "someone", mum: "mom", mommy: "mom", mummy: "mom", mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
   pix: "pictures", picz: "pictures", ok: "okay", k: "okay", wat: "what", wut: "what", wen: "when", wher: "where", hw: "how", tht: "that",
   nd: "and", abt: "about", bout: "about", rn: "right now", irl: "in real life", dm: "message", dms: "messages", msg: "message", txt: "text",
-  kil: "kill", kll: "kill", rulez: "rules", w: "with", addy: "address", addie: "address", "3d": "3d",
+  kil: "kill", kll: "kill", mak: "make", bom: "bomb", rulez: "rules", w: "with", addy: "address", addie: "address", "3d": "3d",
   selfharm: "self harm", myself: "myself", stepdad: "step dad", stepmom: "step mom", stepfather: "step dad", stepmother: "step mom",
   grandad: "grandpa", granddad: "grandpa", gramps: "grandpa", nana: "grandma", granny: "grandma", gran: "grandma",
 };
@@ -229,6 +229,8 @@ function canonicalWord(token: string): string {
     // Unknown emphatic spelling ("soooo"): runs of three or more become two.
     token = token.replace(/(.)\1{2,}/g, "$1$1");
   }
+  // "hurtz", "rulez", "sayz": a final z written for s.
+  if (token.length > 3 && token.endsWith("z") && vocabulary.has(`${token.slice(0, -1)}s`)) return `${token.slice(0, -1)}s`;
   return unmisspell(token);
 }
 

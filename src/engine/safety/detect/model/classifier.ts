@@ -22,6 +22,7 @@ interface WeightsFile {
 const file = weightsFile as WeightsFile;
 const WEIGHTS = new Map<string, number[]>(Object.entries(file.weights));
 const K = file.classes.length;
+const MIN_WORDS = 3;
 
 export interface ModelVerdict {
   category: Category;
@@ -34,6 +35,8 @@ export interface ModelVerdict {
  * @example classify(" how do i tie a noose ", "input") // { category: "self_harm", p: 0.93 }
  */
 export function classify(canon: string, direction: Direction): ModelVerdict | null {
+  // One or two words are too little evidence for a bag of features ("Fine.", "ok lol"); the rules cover short texts.
+  if (canon.trim().split(" ").length < MIN_WORDS) return null;
   const f = features(canon, direction);
   const s = file.bias.slice();
   const scale = 1 / Math.sqrt(f.length);

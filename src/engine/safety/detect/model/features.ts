@@ -6,6 +6,7 @@
  * feature so one model serves a child's inputs and the model's sentences.
  */
 import type { Direction } from "../categories.ts";
+import { concepts } from "./concepts.ts";
 
 /** Distinct feature strings of one canonical text (" i want to die " -> ["d input", "w i", "b i want", "c <wan", ...]). */
 export function features(canon: string, direction: Direction): string[] {
@@ -17,6 +18,13 @@ export function features(canon: string, direction: Direction): string[] {
     if (i + 1 < words.length) out.add(`b ${w} ${words[i + 1]}`);
     const padded = `<${w}>`;
     for (let j = 0; j + 4 <= padded.length; j++) out.add(`c ${padded.slice(j, j + 4)}`);
+  }
+  {
+    const cs = concepts(words);
+    for (let i = 0; i < cs.length; i++) {
+      out.add(`k ${cs[i]}`);
+      for (let j = i + 1; j < cs.length; j++) out.add(`kk ${[cs[i], cs[j]].sort().join(" ")}`);
+    }
   }
   return [...out];
 }
