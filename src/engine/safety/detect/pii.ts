@@ -204,7 +204,7 @@ function namedSchools(text: string): PiiSpan[] {
 
 /** A full-name span covers the name only, not "my name is". */
 function trimName(text: string, span: PiiSpan): PiiSpan {
-  const m = /^(?:my (?:full |real |whole |first and last |complete )?name(?:'s| is)|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+/i.exec(text.slice(span.start, span.end));
+  const m = /^(?:my (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+/i.exec(text.slice(span.start, span.end));
   return m ? { ...span, start: span.start + m[0].length } : span;
 }
 
