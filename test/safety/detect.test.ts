@@ -1,6 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { detect } from "../../src/engine/safety/checks.ts";
-import { detectRulesOnly } from "../../src/engine/safety/detect/detector.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectRulesOnly, prefilter } from "../../src/engine/safety/detect/detector.ts";
+import { anchorsOf } from "../../src/engine/safety/detect/prefilter.ts";
 import { views } from "../../src/engine/safety/detect/normalize.ts";
 
 const categories = (text: string, dir: "input" | "output" = "input"): string[] => detect(text, dir).map((f) => f.category);
@@ -118,5 +121,34 @@ describe("learned classifier", () => {
     }
     const [first] = Object.values(file.weights);
     expect(first?.length).toBe(file.classes.length);
+  });
+});
+
+describe("rule prefilter", () => {
+  it("finds exactly what running every rule finds, on every labelled line", () => {
+    const dir = join(import.meta.dir, "../fixtures/safety");
+    const rows = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .flatMap((f) => readFileSync(join(dir, f), "utf8").trim().split("\n").map((l) => ({ text: (JSON.parse(l) as { text: string }).text, dir: (f.includes("output") ? "output" : "input") as "input" | "output" })));
+    const differences: string[] = [];
+    try {
+      for (const r of rows) {
+        prefilter.enabled = true;
+        const fast = JSON.stringify(detect(r.text, r.dir));
+        prefilter.enabled = false;
+        if (JSON.stringify(detect(r.text, r.dir)) !== fast) differences.push(r.text);
+      }
+    } finally {
+      prefilter.enabled = true;
+    }
+    expect(rows.length).toBeGreaterThan(4000);
+    expect(differences).toEqual([]);
+  });
+
+  it("takes anchors only from parts every match passes through", () => {
+    expect(anchorsOf(/\bkill ?(?:myself|yourself)\b/)?.sort()).toEqual(["kill"]);
+    expect(anchorsOf(/\b(?:the )?(?:bomb|grenade)s?\b/)?.sort()).toEqual(["bomb", "grenade"]);
+    expect(anchorsOf(/\b(?:a|an) (?:[a-z]+ ){0,3}x\b/)).toBeNull();
+    expect(anchorsOf(/(?<!root )beer/)).toEqual(["beer"]);
   });
 });

@@ -13,6 +13,7 @@ import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Findi
 import { decodeHidden } from "./encoded.ts";
 import { classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
+import { RuleIndex } from "./prefilter.ts";
 import { DRUG_RULES } from "./rules/drugs.ts";
 import { HATE_RULES } from "./rules/hate.ts";
 import { JAILBREAK_RULES } from "./rules/jailbreak.ts";
@@ -30,6 +31,13 @@ const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
   input: RULES.filter((r) => r.on !== "output"),
   output: RULES.filter((r) => r.on !== "input"),
 };
+
+/** Which rules can possibly match a text, found in one pass (prefilter.ts); built on first use. */
+const INDEX: Partial<Record<Direction, RuleIndex>> = {};
+const index = (direction: Direction): RuleIndex => (INDEX[direction] ??= new RuleIndex(BY_DIRECTION[direction].map((r) => r.test)));
+
+/** Set to false to run every rule on every text (the tests compare both ways). */
+export const prefilter = { enabled: true };
 
 /** Team terms compiled once per policy. */
 export interface TermMatchers {
@@ -57,8 +65,14 @@ export function compileTerms(blocked: readonly string[], allowed: readonly strin
 
 const RANK: Record<Tier, number> = { mild: 0, clear: 1, severe: 2 };
 
-function runRules(rules: readonly Rule[], canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
-  for (const rule of rules) {
+function runRules(direction: Direction, canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
+  const rules = BY_DIRECTION[direction];
+  const idx = index(direction);
+  // Clean-view rules read another text than the one scanned, so they are never skipped (they have no anchors).
+  const candidates = prefilter.enabled ? idx.candidates(canon) : null;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    if (candidates && !candidates.has(i) && rule.view !== "clean" && !idx.always.has(i)) continue;
     const target = rule.view === "clean" ? clean : FIXED_CATEGORIES.has(rule.category) ? canon : masked;
     if (!rule.test.test(target)) continue;
     if (rule.unless && rule.unless.test(target)) continue;
@@ -93,7 +107,7 @@ function run(text: string, direction: Direction, terms: TermMatchers, depth: num
   const v = views(text);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
-  runRules(BY_DIRECTION[direction], v.canon, v.clean, masked, out);
+  runRules(direction, v.canon, v.clean, masked, out);
   const maskedClean = terms.allowed ? masked : v.clean;
   for (const f of obscenityFindings(maskedClean)) keep(out, f);
   if (v.canon !== maskedClean) for (const f of obscenityFindings(masked)) keep(out, f);
