@@ -1,63 +1,123 @@
 /**
- * bun run bench:http — requests per second and p99 of hoot's hot HTTP paths next to a bare Bun.serve
- * "hello" server, measured in one run with the same load generator. Both servers run as separate
- * processes on loopback. Targets: authenticated GET >= 50% of bare, login >= 30%.
- *   BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 32)
+ * bun run bench:http — hoot's hot HTTP paths next to a bare `Bun.serve` hello and a Node peer (Fastify +
+ * better-sqlite3 + jsonwebtoken, bench/peers/fastify/, doing the same duties), in one run, with the same load
+ * generator: `wrk` on its own core, every server on one other core (see bench/machine.ts). Targets (issue 18):
+ *   authenticated GET /api/players/{pk}  >= 0.50 of bare and >= 3x the peer
+ *   POST /api/auth/login (developer form; player form) >= 0.30 of bare and >= 3x the peer
+ *   POST /api/players                    >= 0.20 of bare
+ * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (2 per target per round), BENCH_WARMUP_SECONDS (1),
+ * BENCH_CONNECTIONS (64), BENCH_WRK_THREADS (one per load core), BENCH_SERVER_CPUS / BENCH_LOAD_CPUS
+ * (machine.ts), BENCH_NO_PEER=1 (skip the peer). hoot runs with HOOT_LOG_LEVEL=warn (no per-request log line).
+ * Needs wrk (Debian: `apt-get update && apt-get install -y wrk`); installs the peer's packages with `npm ci`
+ * in its folder when they are missing. Nothing is downloaded from anywhere else.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, printTable, type LoadResult } from "./load.ts";
-import { spawnServer } from "../test/helpers/process.ts";
+import { printTable } from "./load.ts";
+import { cpuPlan, machineLines, ms, pinSelf, pinned } from "./machine.ts";
+import { median, requireWrk, runRounds, type WrkTarget } from "./wrk.ts";
+import { apiTargets, peerCommand, preparePeer, type ApiTargets } from "./api-targets.ts";
+import { MAIN, spawnServer } from "../test/helpers/process.ts";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const dir = mkdtempSync(join(tmpdir(), "hoot-bench-"));
+const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 2))); // wrk takes whole seconds
+const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
+const WARMUP = Math.max(0, Math.round(Number(process.env.BENCH_WARMUP_SECONDS ?? 1)));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 
+requireWrk("bench:http");
+const plan = cpuPlan();
+pinSelf(plan.load);
+const threads = Number(process.env.BENCH_WRK_THREADS ?? Math.max(1, plan.load?.split(/[,-]/).length ?? 1));
+const peerNote = process.env.BENCH_NO_PEER === "1" ? "skipped (BENCH_NO_PEER=1)" : await preparePeer();
+
+const dir = mkdtempSync(join(tmpdir(), "hoot-bench-http-"));
 const helloFile = join(dir, "hello.ts");
 writeFileSync(
   helloFile,
   `const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ hello: "world" }) });\nconsole.error("listening on " + s.url.href.replace(/\\/$/, ""));\n`,
 );
+const sub = (name: string) => {
+  const path = join(dir, name);
+  mkdirSync(path);
+  return path;
+};
 
-const hello = await spawnServer(dir, {}, [process.execPath, helloFile]);
-const hoot = await spawnServer(dir, { HOOT_LOG_LEVEL: "warn", HOOT_LOGIN_FAILURES_PER_MINUTE: "100000" });
+type Server = Awaited<ReturnType<typeof spawnServer>>;
+const servers: Server[] = [];
 try {
-  const creds = JSON.parse(await Bun.file(join(dir, "data/dev-credentials.json")).text());
-  const json = { "content-type": "application/json" };
-  const tokenRes = await fetch(`${hoot.url}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ api_key: creds.developer_api_key }) });
-  const token = ((await tokenRes.json()) as { access_token: string }).access_token;
-  const auth = { authorization: `Bearer ${token}`, ...json };
-  const player = (await (await fetch(`${hoot.url}/api/players`, { method: "POST", headers: auth, body: JSON.stringify({ external_id: "bench" }) })).json()) as { pk: number };
-  let n = 0;
+  const hello = await spawnServer(sub("bare"), {}, pinned(plan.server, [process.execPath, helloFile]));
+  servers.push(hello);
+  const hootDir = sub("hoot");
+  const hoot = await spawnServer(hootDir, { HOOT_LOG_LEVEL: "warn", HOOT_LOGIN_FAILURES_PER_MINUTE: "100000" }, pinned(plan.server, [process.execPath, MAIN]));
+  servers.push(hoot);
+  let peerTargets: ApiTargets | null = null;
+  if (peerNote === "ok") {
+    const peerDir = sub("peer");
+    const peer = await spawnServer(peerDir, { PEER_DATA_DIR: peerDir }, pinned(plan.server, peerCommand()));
+    servers.push(peer);
+    peerTargets = await apiTargets("peer", peer.url, join(peerDir, "dev-credentials.json"));
+  }
+  const hootTargets = await apiTargets("hoot", hoot.url, join(hootDir, "data/dev-credentials.json"));
 
-  const targets: [string, () => Promise<boolean>][] = [
-    ["bare hello (Bun.serve)", async () => (await fetch(`${hello.url}/`)).ok],
-    ["GET /api/players/{pk}", async () => (await fetch(`${hoot.url}/api/players/${player.pk}`, { headers: auth })).ok],
-    ["POST /api/auth/login", async () => (await fetch(`${hoot.url}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ api_key: creds.developer_api_key }) })).ok],
-    ["POST /api/players", async () => (await fetch(`${hoot.url}/api/players`, { method: "POST", headers: auth, body: JSON.stringify({ external_id: `b-${process.pid}-${n++}` }) })).status === 201],
-  ];
-  // Warm up every path once so JIT and prepared statements are ready.
-  for (const [, send] of targets) await load(send, 4, 0.5);
-  const results: [string, LoadResult][] = [];
-  for (const [name, send] of targets) results.push([name, await load(send, concurrency, seconds)]);
-  const bare = results[0]![1];
-  console.log(`\nhoot HTTP benchmark: ${concurrency} concurrent connections, ${seconds}s per target, loopback, ${navigator.hardwareConcurrency} cores\n`);
-  printTable(
-    results.map(([name, r]) => ({
-      target: name,
-      requests: r.requests,
-      errors: r.errors,
-      "req/s": Math.round(r.rps),
-      "p50 ms": r.p50,
-      "p99 ms": r.p99,
-      "vs bare": `${((r.rps / bare.rps) * 100).toFixed(0)}%`,
-    })),
-  );
-  console.log("\ntargets: authenticated GET >= 50% of bare, login >= 30% of bare");
+  // hoot and the peer alternate, so a change in the machine's load touches both alike.
+  const targets: WrkTarget[] = [{ name: "bare hello", server: "bare", url: hello.url, path: "/", method: "GET", headers: {} }];
+  for (const key of ["get", "loginDeveloper", "loginPlayer", "createPlayer"] as const) {
+    targets.push(hootTargets[key]);
+    if (peerTargets) targets.push(peerTargets[key]);
+  }
+  // Ratios are taken within a round (hoot against the bare and peer runs of the same round) and the median round
+  // is reported, so a burst of load from elsewhere on the machine moves one round, not the table.
+  const runs = await runRounds(targets, { rounds: ROUNDS, seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, threads, cpus: plan.load });
+
+  const bareRuns = runs[0]!;
+  const goals: Record<string, { bare: number; peer?: number }> = {
+    [hootTargets.get.name]: { bare: 0.5, peer: 3 },
+    [hootTargets.loginDeveloper.name]: { bare: 0.3, peer: 3 },
+    [hootTargets.loginPlayer.name]: { bare: 0.3, peer: 3 },
+    [hootTargets.createPlayer.name]: { bare: 0.2 },
+  };
+  const rows = targets.map((target, i) => {
+    const mine = runs[i]!;
+    const peerIndex = target.server === "hoot" ? targets.findIndex((t) => t.server === "peer" && t.name === target.name) : -1;
+    const vsBare = median(mine.map((r, round) => r.rps / bareRuns[round]!.rps));
+    const vsPeer = peerIndex >= 0 ? median(mine.map((r, round) => r.rps / runs[peerIndex]![round]!.rps)) : null;
+    const goal = target.server === "hoot" ? goals[target.name] : undefined;
+    let verdict = "";
+    if (goal) {
+      const parts = [`${vsBare >= goal.bare ? "met" : "NOT met"} (bare >= ${goal.bare.toFixed(2)})`];
+      if (goal.peer !== undefined) parts.push(vsPeer === null ? "peer: n/a" : `${vsPeer >= goal.peer ? "met" : "NOT met"} (peer >= ${goal.peer}x)`);
+      verdict = parts.join(", ");
+    }
+    return {
+      target: target.name,
+      server: target.server === "bare" ? "Bun.serve" : target.server === "hoot" ? "hoot" : "fastify peer",
+      "req/s": Math.round(median(mine.map((r) => r.rps))),
+      "p50 ms": ms(median(mine.map((r) => r.p50))),
+      "p99 ms": ms(median(mine.map((r) => r.p99))),
+      errors: mine.reduce((n, r) => n + r.errors, 0),
+      "vs bare": target.server === "bare" ? "1" : vsBare.toFixed(2),
+      "vs peer": vsPeer === null ? "" : `${vsPeer.toFixed(2)}x`,
+      "goal (issue 18)": verdict,
+    };
+  });
+
+  console.log(`\nhoot HTTP benchmark: wrk -t${threads} -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS}s per target (after ${WARMUP}s of warm-up each), loopback`);
+  for (const line of machineLines(plan, { server: "each server (bare, hoot, peer; one at a time under load)", load: "wrk" })) console.log(line);
+  console.log(`peer: Node ${nodeVersion()} + Fastify + better-sqlite3 + jsonwebtoken (bench/peers/fastify): ${peerNote}`);
+  const bareRps = bareRuns.map((r) => r.rps);
+  console.log("figures are medians over the rounds; ratios are per round (same round's bare / peer run), then the median.");
+  console.log(`bare Bun.serve ranged ${Math.round(Math.min(...bareRps))}-${Math.round(Math.max(...bareRps))} req/s over the rounds: the spread shows the run's noise.\n`);
+  printTable(rows);
+  const failed = rows.filter((r) => r.errors > 0);
+  if (failed.length > 0) console.log(`\nwarning: ${failed.map((r) => `${r.server} ${r.target}`).join("; ")} had errors (non-2xx answers or socket errors): those rates do not count`);
 } finally {
-  hello.proc.kill("SIGTERM");
-  hoot.proc.kill("SIGTERM");
-  await Promise.all([hello.proc.exited, hoot.proc.exited]);
+  for (const s of servers) s.proc.kill("SIGTERM");
+  await Promise.all(servers.map((s) => s.proc.exited));
   rmSync(dir, { recursive: true, force: true });
+}
+
+function nodeVersion(): string {
+  const node = Bun.which("node");
+  return node ? new TextDecoder().decode(Bun.spawnSync([node, "--version"]).stdout).trim() : "(none)";
 }

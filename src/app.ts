@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import type { Deps } from "./deps.ts";
 import { httpPlugin, type Lifecycle } from "./http/plugin.ts";
+import { createBodyGuard } from "./http/body-guard.ts";
 import { loginRoutes } from "./auth/login/index.ts";
 import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
@@ -13,7 +14,10 @@ import { serviceAccountsRoutes } from "./service-accounts/index.ts";
 import { teamsRoutes } from "./teams/index.ts";
 import { operatorRoutes } from "./operator/index.ts";
 import { policiesRoutes } from "./policies/index.ts";
+import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
+import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { configsRoutes } from "./configs/index.ts";
 import { consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
@@ -25,8 +29,12 @@ export interface AppOptions {
 /** The hoot HTTP application. */
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const lifecycle = options.lifecycle ?? { draining: false };
+  const bodies = createBodyGuard();
   let app = new Elysia({
     normalize: false,
+    // Elysia's default assumes a Host of 4+ characters and misroutes `Host: api` (a compose or Kubernetes
+    // service name) on every route its native router does not serve, e.g. POSTs and the /interact upgrade.
+    handler: { standardHostname: false },
     // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
     serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
     // Bun enforces these for the interact socket. Its message cap is a backstop well above hoot's own limit,
@@ -40,7 +48,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       sendPings: true,
     },
   })
-    .use(httpPlugin(deps, lifecycle))
+    .use(httpPlugin(deps, lifecycle, bodies))
     .use(
       openapi({
         provider: null,
@@ -48,7 +56,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         path: "/docs/openapi",
         exclude: { paths: ["/docs", "/docs/:file", "/metrics", "/interact"] },
         documentation: {
-          info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. See /docs." },
+          info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. Errors are `{error, code}`; the interact websocket is described by the AsyncAPI document below and in the README." },
           externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
           security: [{ bearer: [] }],
@@ -63,8 +71,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(teamsRoutes(deps))
     .use(operatorRoutes(deps))
     .use(policiesRoutes(deps))
-    .use(consoleRoutes(deps));
+    .use(safetyPoliciesRoutes(deps))
+    .use(incidentsRoutes(deps))
+    .use(consoleRoutes(deps))
+    .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
+  bodies.learn(app.routes);
   return app;
 }
 

@@ -5,7 +5,7 @@
  * Bun loads `.env` (and `.env.local`, `.env.$NODE_ENV`) from the working folder before this runs, so a
  * `.env` file works for `bun src/main.ts`, `npm start` and the compiled binary alike.
  */
-import { cpus } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
@@ -63,6 +63,11 @@ export interface Config {
   ttsModel: string;
   ttsWorkers: number;
   ttsTimeoutMs: number;
+  // speech capacity (admission control): see the README's "Speech" section
+  /** Turns that may speak at once; 0 = derived from the engine's measured speed (openai: no limit). */
+  ttsMaxTurns: number;
+  /** New turns get no speech while the speech queue is this late. */
+  ttsMaxLagMs: number;
 
   // accounts
   /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
@@ -74,6 +79,12 @@ export interface Config {
   moderationModel: string;
   /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
   moderationTimeoutMs: number;
+
+  // utilities (src/engine/utilities): classify/extract side calls
+  /** Deadline of one utility call; past it the utility's value is a `utility_timeout` error. */
+  utilityTimeoutMs: number;
+  /** Model for utility side calls with the `openai` provider ("" = HOOT_LLM_MODEL). */
+  utilityModel: string;
 
   // developer console (src/console): single sign-on and sessions
   /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
@@ -89,6 +100,18 @@ export interface Config {
   publicUrl: string | null;
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
+
+  // hardening: browsers, operators, locks, shutdown
+  /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
+  corsOrigins: string[];
+  /** Origins whose pages may open the interact websocket; empty = any (apps without an Origin always may). */
+  wsOrigins: string[];
+  /** Bearer token for GET /metrics; null = /metrics only in the dev environment. */
+  metricsToken: string | null;
+  /** How long a write waits (asynchronously) for another process's write lock before 503. */
+  dbLockTimeoutMs: number;
+  /** How long a stop waits for in-flight requests and streams before closing what is left. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -159,8 +182,11 @@ export function loadConfig(env: Env = process.env): Config {
     ttsBaseUrl: read.string("HOOT_TTS_BASE_URL", "https://api.openai.com/v1"),
     ttsApiKey: read.string("HOOT_TTS_API_KEY", ""),
     ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
-    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
+    // The cores this process may run on (its CPU affinity, as `nproc` says), not the machine's.
+    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, availableParallelism()), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+    ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
+    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 300, 50, 600_000),
 
     // accounts
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
@@ -170,9 +196,20 @@ export function loadConfig(env: Env = process.env): Config {
     moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+    // utilities
+    utilityTimeoutMs: read.int("HOOT_UTILITY_TIMEOUT_MS", 10_000, 10, 600_000),
+    utilityModel: read.string("HOOT_UTILITY_MODEL", ""),
 
     ...readConsoleSettings(read, problems),
+
+    // hardening
+    corsOrigins: read.origins("HOOT_CORS_ORIGINS"),
+    wsOrigins: read.origins("HOOT_WS_ORIGINS"),
+    metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
+    dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
+    shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
   };
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
   }
@@ -243,6 +280,15 @@ function decodeBase64(value: string): Uint8Array | null {
   }
 }
 
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 class Reader {
   constructor(
     private readonly env: Env,
@@ -276,6 +322,19 @@ class Reader {
     if (["0", "false", "no", "off"].includes(value)) return false;
     this.problems.push(`${name} must be true or false, got "${value}"`);
     return fallback;
+  }
+
+  /** A comma-separated list of exact web origins (`https://app.example.com`), or `*`. */
+  origins(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const list = value.split(",").map((o) => o.trim()).filter(Boolean);
+    for (const origin of list) {
+      if (origin !== "*" && !isOrigin(origin)) {
+        this.problems.push(`${name} must list exact origins such as https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+      }
+    }
+    return list;
   }
 
   oneOf<const T extends readonly string[]>(name: string, fallback: T[number], allowed: T): T[number] {

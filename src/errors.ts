@@ -8,6 +8,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { TURN_ERROR_CODES } from "./engine/frames.ts";
+import { UTILITY_ERROR_CODES } from "./engine/utilities/types.ts";
 
 /** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
 export const ERROR_CODES = [
@@ -27,6 +28,8 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",
@@ -43,12 +46,19 @@ export const ERROR_CODES = [
   "already_invited",
   "invalid_redirect_uri",
   "not_available",
+  // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
+  "invalid_body",
+  "database_busy",
+  "origin_not_allowed",
   // interact websocket: refused requests (PROTOCOL.md section 2)
   "invalid_message",
   "unknown_kind",
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // utilities and stored configurations (a configuration reference, a utility an interact or run names)
+  "unknown_reference",
+  "unknown_utility",
   // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
   "auth_timeout",
   "message_too_large",
@@ -62,6 +72,10 @@ export const ERROR_CODES = [
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // interact websocket: audio asked for but not admitted (`speech_unavailable`, the reply goes on as text)
+  "speech_busy",
+  // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
+  ...UTILITY_ERROR_CODES,
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -181,6 +195,24 @@ export class IdentityProviderFailed extends AppError {
 export class NotAvailableYet extends AppError {
   constructor(message: string) {
     super(501, "not_available", message);
+  }
+}
+
+// --- hardening: database lock and origin errors ---
+
+/** 503: another process holds the database's write lock for longer than the lock deadline. */
+export class DatabaseBusy extends AppError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, "database_busy", "The database is busy (another process is writing to it); try again shortly.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 403: a browser page of an origin that may not call this endpoint (see HOOT_CORS_ORIGINS, HOOT_WS_ORIGINS). */
+export class OriginNotAllowed extends AppError {
+  constructor(setting: string) {
+    super(403, "origin_not_allowed", `Requests from this web origin are not allowed here; the operator can list it in ${setting}.`);
   }
 }
 

@@ -5,9 +5,16 @@
  */
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { runAdmin } from "./cli/admin.ts";
+import { helpText } from "./cli/help.ts";
 import { startServer } from "./server.ts";
 
 async function main(argv: string[]): Promise<number> {
+  const [command = "serve", ...rest] = argv;
+  // Help needs no valid settings: it is what someone with broken settings reads.
+  if (command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(helpText());
+    return 0;
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -18,14 +25,9 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const [command = "serve", ...rest] = argv;
   if (command === "admin") return runAdmin(config, rest);
   if (command === "serve") return serve(config);
-  if (command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write("usage: hoot [serve] | hoot admin <command> [--flags]  (see README.md)\n");
-    return 0;
-  }
-  process.stderr.write(`hoot: unknown command "${command}" (try: serve, admin, help)\n`);
+  process.stderr.write(`hoot: unknown command "${command}" (try: serve, admin, --help)\n`);
   return 2;
 }
 

@@ -1,22 +1,24 @@
 /**
- * Starting and stopping a hoot server: open and migrate the database, wire the dependencies, build the
- * app, listen; and the graceful stop (refuse new work, let in-flight requests finish, close sockets,
- * checkpoint the WAL). Used by `hoot serve` and by the tests, which start the real thing on port 0.
+ * Starting and stopping a hoot server: open the data folder, database and key (refusing a key that cannot
+ * open the data), wire the dependencies, build the app, listen (refusing a port another process holds); and
+ * the graceful stop: refuse new work, let in-flight requests and streams finish for up to
+ * HOOT_SHUTDOWN_DRAIN_MS, close whatever is left, checkpoint the WAL. Used by `hoot serve` and by the tests,
+ * which start the real thing on port 0.
  */
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
-import { openDatabase } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildDeps, type Deps } from "./deps.ts";
 import { createApp, type App } from "./app.ts";
 import type { Lifecycle } from "./http/plugin.ts";
-import { loadMasterKey } from "./secret-key.ts";
 import { bootstrapDev, type DevCredentials } from "./cli/bootstrap.ts";
 import type { Engine } from "./engine/types.ts";
 import { buildEngine } from "./engine-wiring.ts";
 import { interactRoutes, type Interact } from "./interact/index.ts";
 import { startRetentionJob } from "./conversations/service.ts";
+import { SERVER_BUSY_TIMEOUT_MS } from "./db/busy.ts";
+import { openDeployment, StartupRefused } from "./system/deployment.ts";
 
 export interface ServerOptions {
   /** Where JSON logs go (stdout by default); tests capture them. */
@@ -43,17 +45,36 @@ export interface RunningServer {
 /** Opens everything and listens on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const master = loadMasterKey(config);
-  if (master.warning) logger.warn({ event: "generated_secret_key" }, master.warning);
-  const handle = openDatabase(config.databasePath);
-  const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger, metrics: createMetrics(), masterKey: master.key });
-  const devCredentials = options.bootstrap ? bootstrapDev(deps) : null;
+  const deployment = openDeployment(config, { busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS });
+  for (const notice of deployment.notices) logger.warn({ event: notice.event }, notice.message);
+  const handle = deployment.handle;
+  const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger, metrics: createMetrics(), masterKey: deployment.masterKey });
   const lifecycle: Lifecycle = { draining: false };
-  const engine = options.engine ?? (await buildEngine(config, logger));
+  let engine: Engine;
+  try {
+    engine = options.engine ?? (await buildEngine(config, logger));
+  } catch (error) {
+    handle.close();
+    throw error;
+  }
   const interact = interactRoutes(deps, engine);
-  const stopRetention = startRetentionJob(deps.db, config.retentionDays, config.retentionSweepMs, logger);
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin] });
-  app.listen({ hostname: config.host, port: config.port });
+  try {
+    // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and
+    // silently split the traffic; without it a taken port is an error.
+    app.listen({ hostname: config.host, port: config.port, reusePort: false });
+  } catch (error) {
+    await engine.close();
+    handle.close();
+    if ((error as { code?: string }).code === "EADDRINUSE") {
+      throw new StartupRefused(
+        `port ${config.port} on ${config.host} is already in use (another hoot, or another program). Stop it, or choose another port with HOOT_PORT.`,
+      );
+    }
+    throw error;
+  }
+  const devCredentials = options.bootstrap ? bootstrapDev(deps) : null;
+  const stopRetention = startRetentionJob(deps.db, config.retentionDays, config.retentionSweepMs, logger);
   const port = app.server!.port!;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ event: "listening", host: config.host, port, env: config.env }, "hoot is listening");
@@ -62,15 +83,38 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const stop = () =>
     (stopping ??= (async () => {
       lifecycle.draining = true;
-      logger.info({ event: "draining" }, "stopping: finishing in-flight requests");
+      logger.info({ event: "draining", deadlineMs: config.shutdownDrainMs }, "stopping: finishing in-flight requests");
       stopRetention();
-      // Every open stream sends its close, then its socket closes with 1001, before the listener stops.
-      await interact.connections.shutdown();
-      await app.server?.stop(false);
+      const deadline = performance.now() + config.shutdownDrainMs;
+      // Every open stream sends its close, then its socket closes with 1001; then in-flight requests finish.
+      const drained = await withinDeadline(
+        (async () => {
+          await interact.connections.shutdown();
+          await app.server?.stop(false);
+        })(),
+        deadline,
+      );
+      if (!drained) {
+        logger.warn({ event: "drain_deadline", pendingRequests: app.server?.pendingRequests ?? 0, pendingSockets: app.server?.pendingWebSockets ?? 0 }, "drain deadline passed: closing what is left");
+        await app.server?.stop(true);
+      }
       await engine.close();
       handle.close();
       logger.info({ event: "stopped" }, "stopped");
       logger.flush?.();
     })());
   return { url, port, app, deps, logger, devCredentials, engine, interact, stop };
+}
+
+/** True when `work` settled before `deadline` (a performance.now() time); false when the deadline came first. */
+async function withinDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

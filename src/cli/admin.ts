@@ -1,91 +1,179 @@
 /**
- * `hoot admin …`: operator commands against the database. Each prints one JSON object on stdout (with the new
- * `api_key` when one was made) and exits non-zero with a clear message on error, having written nothing.
+ * `hoot admin …`: operator commands. Each prints one JSON object on stdout (with the new `api_key` when one
+ * was made), warnings on stderr, and exits non-zero with a clear message on error, having written nothing.
+ *
+ * Adding a command is one entry in ADMIN_COMMANDS: its flags, a one-line summary for `hoot --help`, and
+ * `run(deps, flags, io)`, which gets the opened deployment. A command marked `offline` gets only the
+ * settings and opens what it needs itself (restore must not open the database it replaces).
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Config } from "../config.ts";
-import { backupDatabase, openDatabase } from "../db/client.ts";
+import { backupDatabase } from "../db/client.ts";
 import { buildDeps, type Deps } from "../deps.ts";
 import { createLogger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
-import { loadMasterKey } from "../secret-key.ts";
 import { InvalidRequest } from "../errors.ts";
 import { addTeamMember, createTeam, requireTeam } from "../teams/service.ts";
 import { createDeveloper, rotateDeveloperKeyByEmail } from "../users/service.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";
+import { openDeployment } from "../system/deployment.ts";
+import { encodeKey } from "../secret-key.ts";
+import { writePrivateFileAtomic } from "../system/private-files.ts";
+import { restoreBackup } from "./restore.ts";
 import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
 
-type Flags = Record<string, string | boolean | undefined>;
+export type Flags = Record<string, string | boolean | undefined>;
 
-const COMMANDS: Record<string, { flags: Record<string, "string" | "boolean">; run(deps: Deps, flags: Flags): object }> = {
-  "create-team": {
-    flags: { name: "string" },
-    run: (deps, f) => {
-      const team = createTeam(deps, need(f, "name"));
-      return { team: { pk: team.id, name: team.name } };
+/** What a command may use besides the database: the settings, the master key, and stderr for warnings. */
+export interface AdminIo {
+  config: Config;
+  masterKey: Uint8Array;
+  warn(message: string): void;
+}
+
+export interface AdminCommand {
+  /** One line for `hoot --help`. */
+  summary?: string;
+  flags: Record<string, "string" | "boolean">;
+  offline?: false;
+  run(deps: Deps, flags: Flags, io: AdminIo): object;
+}
+
+export interface OfflineAdminCommand {
+  summary?: string;
+  flags: Record<string, "string" | "boolean">;
+  offline: true;
+  run(config: Config, flags: Flags, warn: (message: string) => void): object;
+}
+
+/** Every admin command by name (a Map, so `hoot admin constructor` finds nothing). */
+export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand>([
+  [
+    "create-team",
+    {
+      summary: "creates a team (a name that exists is an error; nothing is written)",
+      flags: { name: "string" },
+      run: (deps, f) => {
+        const team = createTeam(deps, need(f, "name"));
+        return { team: { pk: team.id, name: team.name } };
+      },
     },
-  },
-  "create-developer": {
-    flags: { team: "string", email: "string", name: "string" },
-    run: (deps, f) => {
-      const { user, apiKey, teamId } = createDeveloper(deps, { teamName: need(f, "team"), email: need(f, "email"), name: need(f, "name") });
-      return { developer: { pk: user.id, name: user.name, email: user.email }, team_pk: teamId, created: apiKey !== null, ...(apiKey ? { api_key: apiKey } : {}) };
+  ],
+  [
+    "create-developer",
+    {
+      summary: "creates the developer if new (prints api_key) and adds them to the team",
+      flags: { team: "string", email: "string", name: "string" },
+      run: (deps, f) => {
+        const { user, apiKey, teamId } = createDeveloper(deps, { teamName: need(f, "team"), email: need(f, "email"), name: need(f, "name") });
+        return { developer: { pk: user.id, name: user.name, email: user.email }, team_pk: teamId, created: apiKey !== null, ...(apiKey ? { api_key: apiKey } : {}) };
+      },
     },
-  },
-  "add-member": {
-    flags: { team: "string", email: "string" },
-    run: (deps, f) => {
-      const { team, userId } = addTeamMember(deps, need(f, "team"), need(f, "email"));
-      return { team: { pk: team.id, name: team.name }, developer_pk: userId };
+  ],
+  [
+    "add-member",
+    {
+      summary: "adds an existing developer to a team",
+      flags: { team: "string", email: "string" },
+      run: (deps, f) => {
+        const { team, userId } = addTeamMember(deps, need(f, "team"), need(f, "email"));
+        return { team: { pk: team.id, name: team.name }, developer_pk: userId };
+      },
     },
-  },
-  "create-service-account": {
-    flags: { team: "string", name: "string", "player-create": "boolean" },
-    run: (deps, f) => {
-      const team = requireTeam(deps, need(f, "team"));
-      return { service_account: createServiceAccount(deps, team.id, need(f, "name"), f["player-create"] === true) };
+  ],
+  [
+    "create-service-account",
+    {
+      summary: "a login-only key, or with --player-create a backend key that may create players",
+      flags: { team: "string", name: "string", "player-create": "boolean" },
+      run: (deps, f) => {
+        const team = requireTeam(deps, need(f, "team"));
+        return { service_account: createServiceAccount(deps, team.id, need(f, "name"), f["player-create"] === true) };
+      },
     },
-  },
-  "rotate-developer-key": {
-    flags: { email: "string" },
-    run: (deps, f) => {
-      const { user, apiKey } = rotateDeveloperKeyByEmail(deps, need(f, "email"));
-      return { developer: { pk: user.id, email: user.email }, api_key: apiKey };
+  ],
+  [
+    "rotate-developer-key",
+    {
+      summary: "new developer key; the old key and its tokens stop at once",
+      flags: { email: "string" },
+      run: (deps, f) => {
+        const { user, apiKey } = rotateDeveloperKeyByEmail(deps, need(f, "email"));
+        return { developer: { pk: user.id, email: user.email }, api_key: apiKey };
+      },
     },
-  },
+  ],
   // Operator keys exist only through these commands (never over HTTP); --name defaults to "operator".
-  "create-operator-key": {
-    flags: { name: "string" },
-    run: (deps, f) => createOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
-  },
-  "rotate-operator-key": {
-    flags: { name: "string" },
-    run: (deps, f) => rotateOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
-  },
-  "delete-operator-key": {
-    flags: { name: "string" },
-    run: (deps, f) => {
-      const name = typeof f.name === "string" ? f.name.trim() : "operator";
-      removeOperatorKey(deps, name);
-      return { deleted: { operator_key: name } };
+  [
+    "create-operator-key",
+    {
+      summary: "a key for the operator routes (/api/settings, /api/teams, /api/users); --name defaults to operator",
+      flags: { name: "string" },
+      run: (deps, f) => createOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
     },
-  },
-  backup: {
-    flags: { out: "string" },
-    run: (deps, f) => {
-      const out = need(f, "out");
-      backupDatabase(deps.sqlite, out);
-      return { backup: out };
+  ],
+  [
+    "rotate-operator-key",
+    {
+      summary: "a new operator key; the old one and its tokens stop at once",
+      flags: { name: "string" },
+      run: (deps, f) => rotateOperatorKey(deps, typeof f.name === "string" ? f.name.trim() : "operator"),
     },
-  },
-};
+  ],
+  [
+    "delete-operator-key",
+    {
+      summary: "deletes an operator key; its tokens stop at once",
+      flags: { name: "string" },
+      run: (deps, f) => {
+        const name = typeof f.name === "string" ? f.name.trim() : "operator";
+        removeOperatorKey(deps, name);
+        return { deleted: { operator_key: name } };
+      },
+    },
+  ],
+  [
+    "backup",
+    {
+      summary: "a consistent online copy of the database (0600) and, unless --no-key, its key in FILE.key",
+      flags: { out: "string", "no-key": "boolean" },
+      run: (deps, f, io) => {
+        const out = need(f, "out");
+        const keyFile = `${out}.key`;
+        if (f["no-key"] !== true && existsSync(keyFile)) throw new InvalidRequest(`${keyFile} already exists; choose a new file for the backup`);
+        backupDatabase(deps.sqlite, out);
+        if (f["no-key"] === true) {
+          io.warn(`wrote ${out} without its key: it can only be restored with this deployment's secret key (HOOT_SECRET_KEY or secret.key). Keep that key safe.`);
+          return { backup: out, key_file: null };
+        }
+        writePrivateFileAtomic(keyFile, encodeKey(io.masterKey), { exclusive: true });
+        io.warn(
+          `WARNING: ${keyFile} holds this deployment's secret key. With it, anyone who has the backup can read every credential and ` +
+            `conversation in it. Store it apart from the backup (e.g. in a password manager), and delete this copy once it is safe. ` +
+            `Without it the backup cannot be restored. (--no-key leaves the key out.)`,
+        );
+        return { backup: out, key_file: keyFile };
+      },
+    },
+  ],
+  [
+    "restore",
+    {
+      summary: "replaces the database with a backup (server stopped) and installs its key; --force replaces an existing database",
+      flags: { from: "string", key: "string", force: "boolean" },
+      offline: true,
+      run: (config, f, warn) => restoreBackup(config, { from: need(f, "from"), keyFile: optional(f, "key"), force: f.force === true }, warn),
+    },
+  ],
+]);
 
 /** Runs `admin <command> [--flags]`; returns the process exit code. */
 export function runAdmin(config: Config, argv: string[]): number {
   const [name, ...rest] = argv;
-  const command = name ? COMMANDS[name] : undefined;
+  const command = name === undefined ? undefined : ADMIN_COMMANDS.get(name);
   if (!command) {
-    process.stderr.write(`usage: hoot admin <${Object.keys(COMMANDS).join("|")}> [--flags]\n`);
+    process.stderr.write(`usage: hoot admin <${[...ADMIN_COMMANDS.keys()].join("|")}> [--flags]   (hoot --help lists them)\n`);
     return 2;
   }
   let flags: Flags;
@@ -96,17 +184,32 @@ export function runAdmin(config: Config, argv: string[]): number {
     process.stderr.write(`error: ${(error as Error).message}\n`);
     return 2;
   }
-  const handle = openDatabase(config.databasePath);
+  const warn = (message: string) => process.stderr.write(`${message}\n`);
+  if (command.offline) return report(() => command.run(config, flags, warn));
+  let deployment: ReturnType<typeof openDeployment>;
   try {
-    const logger = createLogger("silent");
-    const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger, metrics: createMetrics(), masterKey: loadMasterKey(config).key });
-    process.stdout.write(JSON.stringify(command.run(deps, flags)) + "\n");
+    deployment = openDeployment(config);
+  } catch (error) {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  for (const notice of deployment.notices) warn(notice.message);
+  const { handle, masterKey } = deployment;
+  try {
+    const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger: createLogger("silent"), metrics: createMetrics(), masterKey });
+    return report(() => command.run(deps, flags, { config, masterKey, warn }));
+  } finally {
+    handle.close();
+  }
+}
+
+function report(run: () => object): number {
+  try {
+    process.stdout.write(JSON.stringify(run()) + "\n");
     return 0;
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
-  } finally {
-    handle.close();
   }
 }
 
@@ -114,4 +217,9 @@ function need(flags: Flags, name: string): string {
   const value = flags[name];
   if (typeof value !== "string" || value.trim() === "") throw new InvalidRequest(`--${name} is required`);
   return value.trim();
+}
+
+function optional(flags: Flags, name: string): string | undefined {
+  const value = flags[name];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }

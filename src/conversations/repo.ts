@@ -1,24 +1,29 @@
-/** Every query about stored conversations. */
-import { desc, eq, sql } from "drizzle-orm";
+/** Every query about stored conversations. Rows hold sealed text (`text_enc`); rows of older versions hold plain `text`. */
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { conversationMessages } from "../db/schema.ts";
 
-export interface StoredMessage {
-  role: "user" | "assistant";
+export type Role = "user" | "assistant";
+
+export interface StoredRow {
+  id: number;
+  role: Role;
+  /** Plain text of an old row, "" on a sealed one. */
   text: string;
+  sealed: Uint8Array | null;
 }
 
-/** The newest `limit` messages of a player, newest first. */
-export function newestMessages(db: Db, playerId: number, limit: number): StoredMessage[] {
+/** The newest `limit` rows of a player, newest first. */
+export function newestRows(db: Db, playerId: number, limit: number): StoredRow[] {
   return newest(db).all({ playerId, limit });
 }
 
-/** Appends messages for a player in one transaction. */
-export function appendMessages(db: Db, playerId: number, messages: StoredMessage[]): void {
+/** Appends sealed messages for a player in one transaction. */
+export function appendSealed(db: Db, playerId: number, messages: { role: Role; sealed: Buffer }[]): void {
   if (messages.length === 0) return;
   db.transaction(() => {
-    for (const m of messages) insert(db).run({ playerId, role: m.role, text: m.text });
+    for (const m of messages) insert(db).run({ playerId, role: m.role, textEnc: m.sealed });
   });
 }
 
@@ -28,22 +33,36 @@ export function deleteMessagesBefore(db: Db, cutoffMs: number): number {
   return purgeStatement(db).run(cutoffMs).changes;
 }
 
+/** Up to `limit` rows still in plain text (written before encryption at rest), oldest first. */
+export function plainRows(db: Db, limit: number): { id: number; playerId: number; role: Role; text: string }[] {
+  return db.$client
+    .query<{ id: number; playerId: number; role: Role; text: string }, [number]>(
+      "SELECT id, player_id AS playerId, role, text FROM conversation_messages WHERE text_enc IS NULL ORDER BY id LIMIT ?",
+    )
+    .all(limit);
+}
+
+/** Replaces the plain text of rows with their sealed form, in one transaction. */
+export function sealRows(db: Db, rows: { id: number; sealed: Buffer }[]): void {
+  const update = db.$client.query<unknown, [Buffer, number]>("UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ?");
+  db.transaction(() => {
+    for (const row of rows) update.run(row.sealed, row.id);
+  });
+}
+
 const purgeStatement = prepared((db) => db.$client.query("DELETE FROM conversation_messages WHERE created_at < ?"));
 
+// Plain bun:sqlite: the blob comes back as a Uint8Array without drizzle's per-row mapping.
 const newest = prepared((db) =>
-  db
-    .select({ role: conversationMessages.role, text: conversationMessages.text })
-    .from(conversationMessages)
-    .where(eq(conversationMessages.playerId, sql.placeholder("playerId")))
-    .orderBy(desc(conversationMessages.id))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
+  db.$client.query<StoredRow, { playerId: number; limit: number }>(
+    "SELECT id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $playerId ORDER BY id DESC LIMIT $limit",
+  ),
 );
 
 const insert = prepared((db) =>
   db
     .insert(conversationMessages)
-    .values({ playerId: sql.placeholder("playerId"), role: sql.placeholder("role"), text: sql.placeholder("text") })
+    .values({ playerId: sql.placeholder("playerId"), role: sql.placeholder("role"), text: "", textEnc: sql.placeholder("textEnc") })
     .prepare(),
 );
 

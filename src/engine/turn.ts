@@ -22,9 +22,9 @@ import type { StreamTimeouts } from "./llm/timeouts.ts";
 import type { EngineLogger } from "./logger.ts";
 import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
-import type { SafetyStage } from "./safety/index.ts";
+import { scriptedReply, type SafetyStage } from "./safety/index.ts";
 import { speechStage } from "./speech/index.ts";
-import type { TtsProvider } from "./tts/types.ts";
+import type { SpeechTicket, TtsProvider } from "./tts/types.ts";
 import { toErrorFrame } from "./turn-errors.ts";
 import type { TurnInput } from "./types.ts";
 
@@ -40,6 +40,9 @@ export interface TurnDeps {
 
 type OutputFrame = Exclude<TurnFrame, { type: "error" | "complete" }>;
 
+/** The ticket of a provider that admits every turn (no admit()). */
+const NO_TICKET: SpeechTicket = { release() {} };
+
 /**
  * Runs one turn and yields its frames in order.
  * @example for await (const frame of runTurn(input, deps)) send(toWire(frame, stamp))
@@ -50,7 +53,7 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const { controller, dispose } = childController(input.signal);
   const signal = controller.signal;
   const out = new Channel<OutputFrame>(input.signal);
-  const stats = { replyChars: 0, audioChunks: 0, firstTextMs: -1, firstAudioMs: -1, outcome: "complete" };
+  const stats = { replyChars: 0, audioChunks: 0, firstTextMs: -1, firstAudioMs: -1, outcome: "complete", speech: "admitted" };
   const fail = (error: unknown): void => {
     out.fail(error);
     controller.abort();
@@ -59,14 +62,26 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
-  const tokens = llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
-  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy };
+  // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
+  // checked again; otherwise the turn's TurnSafety gates the model's reply sentence by sentence.
+  const scripted = input.reply !== undefined;
+  const tokens = scripted
+    ? scriptedReply(input.reply as string)
+    : llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
+  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
   const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
-  const sentences = input.audioOutput && deps.tts ? new Channel<string>(signal) : null;
+  // Speech is admitted up front or not at all: a turn the speech engine cannot serve in time is told so before
+  // its first text and goes on as text only, never failing half-way through (tts/types.ts, admit()).
+  const ticket = input.audioOutput && deps.tts ? (deps.tts.admit ? deps.tts.admit() : NO_TICKET) : null;
+  if (input.audioOutput && deps.tts && !ticket) {
+    stats.speech = "refused";
+    out.push({ type: "speech_unavailable" });
+  }
+  const sentences = ticket ? new Channel<string>(signal) : null;
   const pumps = [pump(split(frames, sentences), out, fail)];
-  if (sentences && deps.tts) {
-    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal }), out, fail));
+  if (sentences && deps.tts && ticket) {
+    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal, ticket }), out, fail));
   }
   const pumped = Promise.all(pumps).then(() => out.close());
 
@@ -97,6 +112,7 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
     // Every stage has been told to stop; their loops end promptly (each honours the signal or is raced against it).
     await pumped;
+    ticket?.release();
     dispose();
     deps.logger.info({ ...stats, totalMs: Math.round(performance.now() - began) }, "turn finished");
   }

@@ -1,61 +1,87 @@
 /**
- * Cross-cutting HTTP behaviour, registered once in app.ts: request ids, the one request log line, body size
- * and media-type checks, and the mapping of every error (ours, Elysia's parse/validation/not-found) to
- * `{error, code}` with the right status. Nothing here knows about features.
+ * Cross-cutting HTTP behaviour, registered once in app.ts: request ids, CORS, the one request log line, body
+ * size, media type, depth and schema checks, waiting for the database's write lock, and the mapping of every
+ * error (ours, SQLite's busy errors, Elysia's parse/validation/not-found) to `{error, code}` with the right
+ * status. Nothing here knows about features.
  */
 import { Elysia, ValidationError } from "elysia";
 import type { Deps } from "../deps.ts";
-import { AppError, InvalidRequest, NotFound, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
+import { AppError, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
+import { isBusyError, waitForWriteLock } from "../db/busy.ts";
 import { describeValidation } from "./validation.ts";
+import { parseJsonBody } from "./json-body.ts";
+import type { BodyGuard } from "./body-guard.ts";
+import { createCorsPolicy, isPreflight } from "./cors.ts";
 
 interface RequestInfo {
   id: string;
   start: number;
+  /** CORS headers this answer carries (also on errors). */
+  cors: Record<string, string> | null;
   /** Set when onError answered, since the after-response hook cannot see that response's status. */
   status?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+// Writes that only read the database: they need not wait for another process's write lock.
+const READ_ONLY_WRITES = new Set(["POST /api/auth/login"]);
 
 /** State shared with main.ts: flips to draining on SIGTERM so new requests get 503. */
 export interface Lifecycle {
   draining: boolean;
 }
 
-/** The HTTP plumbing plugin. */
-export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics">, lifecycle: Lifecycle) {
+/** The HTTP plumbing plugin. `bodies` checks bodies against their route's schema while they are parsed. */
+export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "sqlite">, lifecycle: Lifecycle, bodies: BodyGuard) {
   const info = new WeakMap<Request, RequestInfo>();
   const requestIdOf = (request: Request) => info.get(request)?.id ?? crypto.randomUUID();
+  const cors = createCorsPolicy(deps.config.corsOrigins, deps.config.wsOrigins);
 
   return new Elysia({ name: "hoot-http" })
     .onRequest(({ request, set }) => {
       const incoming = request.headers.get("x-request-id");
       const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-      info.set(request, { id, start: performance.now() });
+      const path = pathOf(request.url);
+      const origin = request.headers.get("origin");
+      const corsHeaders = origin === null ? null : cors.allow(origin, path);
+      info.set(request, { id, start: performance.now(), cors: corsHeaders });
       set.headers["x-request-id"] = id;
+      if (corsHeaders) Object.assign(set.headers, corsHeaders);
+      if (isPreflight(request)) {
+        if (!corsHeaders) throw new OriginNotAllowed("HOOT_CORS_ORIGINS");
+        return new Response(null, { status: 204, headers: { "x-request-id": id, ...corsHeaders, ...cors.preflightHeaders } });
+      }
+      if (path === "/interact" && !cors.websocketAllowed(origin)) throw new OriginNotAllowed("HOOT_WS_ORIGINS");
       if (lifecycle.draining) throw new Unavailable("The server is shutting down.");
       checkBody(request, deps.config.bodyLimit);
     })
-    // Our own JSON parser: enforces the body limit on chunked bodies too, and gives one clear error for bad JSON.
-    .onParse({ as: "global" }, async ({ request }) => {
+    // Our own JSON parser: enforces the body limit on chunked bodies too, refuses deep nesting in linear time,
+    // gives one clear error for bad JSON, and validates against the route's schema before Elysia does.
+    // Elysia runs it for every method but GET and HEAD, with or without a body, so it is also where a write
+    // waits, asynchronously, while another process holds the database's write lock: the handler's synchronous
+    // statements then find it free instead of stalling the event loop. (Here rather than in a global
+    // beforeHandle, which would make every GET handler async too.)
+    .onParse({ as: "global" }, async ({ request, route }) => {
       if (request.method === "GET" || request.method === "HEAD") return;
       const bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
-      if (bytes.length === 0) return undefined;
-      try {
-        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as unknown;
-      } catch {
-        throw new InvalidRequest("The request body is not valid JSON.", "invalid_json");
+      const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
+      if (body !== undefined) bodies.check(request.method, route, body);
+      if (WRITE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(`${request.method} ${route}`)) {
+        await waitForWriteLock(deps.sqlite, deps.config.dbLockTimeoutMs);
       }
+      return body;
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const mapped = toHttpError(mapError(code, error));
       const entry = info.get(request);
       if (entry) entry.status = mapped.status;
       if (mapped.status === 500) deps.logger.error({ event: "unhandled_error", requestId: requestIdOf(request), err: errorSummary(error) }, "unhandled error");
+      if (mapped.body.code === "database_busy") deps.logger.warn({ event: "database_busy", requestId: requestIdOf(request) }, "database write lock held elsewhere");
       return new Response(JSON.stringify(mapped.body), {
         status: mapped.status,
-        headers: { "content-type": "application/json", "x-request-id": requestIdOf(request), ...mapped.headers },
+        headers: { "content-type": "application/json", "x-request-id": requestIdOf(request), ...entry?.cors, ...mapped.headers },
       });
     })
     .onAfterResponse({ as: "global" }, ({ request, route, set, response }) => {
@@ -70,8 +96,16 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics">, li
     });
 }
 
+function pathOf(url: string): string {
+  // Bun gives absolute URLs; the path starts at the first "/" after "scheme://host".
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  return url.slice(start, query === -1 ? undefined : query);
+}
+
 function checkBody(request: Request, limit: number): void {
-  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return;
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE" || request.method === "OPTIONS") return;
   const length = request.headers.get("content-length");
   if (length !== null && Number(length) > limit) throw new PayloadTooLarge(limit);
   const hasBody = (length !== null && Number(length) > 0) || request.headers.has("transfer-encoding");
@@ -81,16 +115,28 @@ function checkBody(request: Request, limit: number): void {
 
 function mapError(code: string | number, error: unknown): unknown {
   if (error instanceof AppError) return error;
+  if (isBusyError(error)) return new DatabaseBusy();
   if (error instanceof ValidationError) {
     if (error.type === "params") return new InvalidRequest("The id in the path must be a positive whole number.", "invalid_path");
     const where = error.type === "query" ? "query" : "body";
-    const all = (error as unknown as { all?: { path?: string; message?: string; type?: number }[] }).all ?? [];
-    return new InvalidRequest(describeValidation(where, all));
+    return new InvalidRequest(describeValidation(where, firstErrors(error)));
   }
-  if (code === "PARSE") return new InvalidRequest("The request body is not valid JSON.", "invalid_json");
+  if (code === "PARSE") {
+    // Elysia wraps whatever our parser threw (413, invalid_body, a validation sentence) in its ParseError.
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof AppError) return cause;
+    if (isBusyError(cause)) return new DatabaseBusy();
+    return new InvalidRequest("The request body is not valid JSON.", "invalid_json");
+  }
   if (code === "NOT_FOUND") return new NotFound("route");
   if (code === "INVALID_COOKIE_SIGNATURE") return new InvalidRequest("Invalid cookie.");
   return error;
+}
+
+// The first problem is enough to name the field (Elysia's `all` would walk every error again).
+function firstErrors(error: ValidationError): { path?: string; message?: string; type?: number }[] {
+  const first = (error as unknown as { valueError?: { path?: string; message?: string; type?: number } }).valueError;
+  return first ? [first] : [];
 }
 
 function errorSummary(error: unknown): { name: string; message: string } {

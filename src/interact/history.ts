@@ -6,7 +6,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { HistoryMessage } from "../engine/types.ts";
-import { loadHistory, recordTurn } from "../conversations/service.ts";
+import { loadHistory, saveTurn } from "../conversations/service.ts";
 
 /** One finished turn as it is remembered. */
 export interface TurnRecord {
@@ -27,9 +27,10 @@ export interface History {
  * History kept in the database through src/conversations, `budgetChars` of it given to each turn.
  * @example const history = conversationHistory(deps.db, config.historyBudgetChars)
  */
-export function conversationHistory(db: Db, budgetChars: number): History {
+export function conversationHistory(db: Db, budgetChars: number, lockDeadlineMs = 5000): History {
   return {
     load: async (playerId) => loadHistory(db, playerId, budgetChars),
-    record: async (playerId, turn) => recordTurn(db, playerId, turn.userText, turn.reply),
+    // saveTurn waits asynchronously while another process holds the write lock (never blocking the event loop).
+    record: (playerId, turn) => saveTurn(db, playerId, turn.userText, turn.reply, lockDeadlineMs),
   };
 }

@@ -30,8 +30,18 @@ export const ResponseSchemas = {
   authenticate: responseSchema("authenticate", {}, "The token was accepted."),
   ping: responseSchema("ping", {}, "The server is alive."),
   set_configuration: responseSchema("set_configuration", {}, "The configuration was replaced."),
-  merge_configuration: responseSchema("merge_configuration", {}, "The configuration was deep-merged."),
+  merge_configuration: responseSchema(
+    "merge_configuration",
+    { utilities: Type.Array(Type.String(), { description: "The names of the utilities configured now." }) },
+    "The configuration was deep-merged.",
+  ),
   get_configuration: responseSchema("get_configuration", { config: Type.Union([ConfigSchema, Type.Null()]) }, "The current configuration (null before one is set)."),
+  render_prompt: responseSchema("render_prompt", { prompt: Type.String({ description: "The configured prompt with {{name}} filled from the context." }) }, "The filled prompt."),
+  run: responseSchema(
+    "run",
+    { data: Type.Record(Type.String(), Type.Unknown(), { description: 'Utility results by name: the answer, or {"error", "code"} for a utility that failed.' }) },
+    "The utilities' results.",
+  ),
   interrupt: responseSchema(
     "interrupt",
     { target_uid: Uid, interrupted: Type.Boolean({ description: "true when a running stream with that uid was stopped (its close was sent first)." }) },
@@ -74,6 +84,11 @@ export const EventSchemas = {
     "safety_policy",
     { category: Type.String({ description: "What the policy found." }), action: Type.String({ description: "What it did about it." }) },
     "A safety decision; never carries the offending text.",
+  ),
+  speech_unavailable: eventSchema(
+    "speech_unavailable",
+    { error: Sentence, code: Type.Literal("speech_busy") },
+    "Audio was asked for, but speech capacity is short: this reply comes as text only (audio_complete still ends it). Sent before any text.",
   ),
   text_complete: eventSchema("text_complete", { text: Type.String({ description: "The whole reply as it was sent." }) }, "The reply's text is complete."),
   audio_complete: eventSchema("audio_complete", {}, "The reply's audio is complete (only when audio was asked for)."),
@@ -169,6 +184,8 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
       return [event({ event: "safety_policy", category: frame.category, action: frame.action })];
     case "data":
       return [event({ event: "data", data: frame.data })];
+    case "speech_unavailable":
+      return [event({ event: "speech_unavailable", error: "The voice is busy right now: this reply comes as text only.", code: "speech_busy" })];
     case "error":
       return [event({ event: "interaction_error", error: frame.error, code: frame.code })];
     case "complete":

@@ -8,8 +8,10 @@ import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
+import { forgetPlayerIncidents } from "../incidents/service.ts";
 import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
+import { scrubDeletedData } from "../db/scrub.ts";
 
 type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
@@ -60,9 +62,12 @@ function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
       if (!deletePlayer(deps.db, teamId, id)) return false;
       // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
       deleteMessagesOfPlayer(deps.db, id);
+      forgetPlayerIncidents(deps.db, id);
       return true;
     }),
   );
+  // The deleted words must leave the files too, not just the tables (secure_delete, then a WAL checkpoint).
+  if (gone.length > 0) scrubDeletedData(deps.db);
   for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
   return gone.length;
 }

@@ -6,10 +6,11 @@ import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { NotFound } from "../errors.ts";
 
-const ASSETS: Record<string, { path: string; type: string }> = {
-  "swagger-ui-bundle.js": { path: bundlePath, type: "text/javascript; charset=utf-8" },
-  "swagger-ui.css": { path: cssPath, type: "text/css; charset=utf-8" },
-};
+// A Map, not an object literal: the name comes from the URL, and `ASSETS["constructor"]` must not find anything.
+const ASSETS = new Map<string, { path: string; type: string }>([
+  ["swagger-ui-bundle.js", { path: bundlePath, type: "text/javascript; charset=utf-8" }],
+  ["swagger-ui.css", { path: cssPath, type: "text/css; charset=utf-8" }],
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -26,7 +27,7 @@ export function docsPage(): Response {
 
 /** An embedded Swagger UI file, or 404. */
 export function docsAsset(name: string): Response {
-  const asset = ASSETS[name];
+  const asset = ASSETS.get(name);
   if (!asset) throw new NotFound("file");
   return new Response(Bun.file(asset.path), { headers: { "content-type": asset.type, "cache-control": "public, max-age=86400" } });
 }

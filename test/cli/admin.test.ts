@@ -42,7 +42,7 @@ describe("hoot admin", () => {
     const rotated = await runHoot(["admin", "rotate-developer-key", "--email", "ada@example.com"], dir, env());
     expect(rotated.code).toBe(0);
     expect(JSON.parse(rotated.stdout).api_key).not.toBe(devOut.api_key);
-  });
+  }, 30_000);
 
   it("refuses a team name that exists, writing nothing, with a clear message and non-zero exit", async () => {
     const db = () => new Database(join(dir, "data/hoot.db"), { readonly: true });
@@ -58,7 +58,7 @@ describe("hoot admin", () => {
     expect(res.stderr).toContain('A team named "acme" already exists');
     expect(res.stdout).toBe("");
     expect(count()).toBe(before);
-  });
+  }, 30_000);
 
   it("explains missing flags, unknown flags and unknown commands", async () => {
     const missing = await runHoot(["admin", "create-team"], dir, env());
@@ -69,7 +69,7 @@ describe("hoot admin", () => {
     const command = await runHoot(["admin", "explode"], dir, env());
     expect(command.code).not.toBe(0);
     expect(command.stderr).toContain("usage");
-  });
+  }, 30_000);
 
   it("makes a consistent backup that opens and holds the data", async () => {
     const out = join(dir, "backup/hoot-copy.db");
@@ -79,7 +79,7 @@ describe("hoot admin", () => {
     expect((copy.query("SELECT name FROM teams ORDER BY id").all() as { name: string }[]).map((r) => r.name)).toEqual(["acme", "beta"]);
     expect((copy.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     copy.close();
-  });
+  }, 30_000);
 });
 
 describe("settings", () => {
@@ -89,14 +89,14 @@ describe("settings", () => {
     expect(res.stderr).toContain("HOOT_PORT");
     expect(res.stderr).toContain("HOOT_LOG_LEVEL");
     expect(res.stderr).toContain("HOOT_SECRET_KEY");
-  });
+  }, 30_000);
 
   it("refuses to start in production without HOOT_SECRET_KEY", async () => {
     const res = await runHoot(["serve"], dir, { HOOT_ENV: "production", HOOT_DATA_DIR: join(dir, "prod") });
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain("HOOT_SECRET_KEY is required");
     expect(existsSync(join(dir, "prod/hoot.db"))).toBe(false);
-  });
+  }, 30_000);
 });
 
 describe("hoot serve", () => {
@@ -124,7 +124,7 @@ describe("hoot serve", () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  });
+  }, 30_000);
 
   it("creates nothing by itself outside the dev environment", async () => {
     const work = mkdtempSync(join(tmpdir(), "hoot-serve-"));
@@ -139,5 +139,5 @@ describe("hoot serve", () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  });
+  }, 30_000);
 });

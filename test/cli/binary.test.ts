@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnServer } from "../helpers/process.ts";
+import { runHoot, spawnServer } from "../helpers/process.ts";
 import { api, login } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { decodeMp3 } from "../engine/tts/helpers.ts";
@@ -63,4 +63,11 @@ describe("the compiled binary", () => {
       expect(await proc.exited).toBe(0);
     }
   }, 60_000);
+
+  it("explains itself: --help lists the commands and settings, not a README that is not beside it", async () => {
+    const res = await runHoot(["--help"], dir, {}, [binary]);
+    expect(res.code).toBe(0);
+    for (const text of ["hoot admin <command>", "create-team", "backup", "restore", "HOOT_PORT", "HOOT_SECRET_KEY", "HOOT_CORS_ORIGINS"]) expect(res.stdout).toContain(text);
+    expect(res.stdout).not.toContain("README.md");
+  });
 });

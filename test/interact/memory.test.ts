@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createPlayer, createTeamFixture, login, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { startFakeOpenAi, type FakeOpenAiServer } from "../engine/helpers/fake-openai-server.ts";
-import { purgeExpired } from "../../src/conversations/service.ts";
+import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
 
 let fake: FakeOpenAiServer;
 let dir: string;
@@ -70,7 +70,8 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
   });
 
   it("keeps only what was sent when interrupted, cut at at_character", async () => {
-    const slow = startFakeOpenAi({ kind: "stream", tokens: ["Once", " upon", " a", " time", " there", " was", " a", " dragon."], delayMs: 60 });
+    // Two sentences: under the default policy text leaves a sentence at a time, once it has passed the output checks.
+    const slow = startFakeOpenAi({ kind: "stream", tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."], delayMs: 60 });
     const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: `${slow.url}/v1` });
     try {
       const team = await createTeamFixture(server);
@@ -85,7 +86,8 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
       expect(events.at(-1)!.kind).toBe("close");
       expect(events.some((e) => e.event === "interaction_complete")).toBe(false);
       await Bun.sleep(50);
-      const rows = server.deps.sqlite.query("SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id").all(player.pk);
+      // The words are stored encrypted: read them back through the conversation service.
+      const rows = loadHistory(server.deps.db, player.pk, 10_000);
       expect(rows).toEqual([{ role: "user", text: "story please" }, { role: "assistant", text: "Once" }]);
       probe.close();
     } finally {

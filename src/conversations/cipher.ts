@@ -1,0 +1,60 @@
+/**
+ * Encryption at rest for children's words. Rules:
+ *  - the key is derived with HKDF from the deployment's master secret under its own label, so it is
+ *    independent of the credential keys;
+ *  - AES-256-GCM, stored as 12-byte random IV || ciphertext || 16-byte tag;
+ *  - the player id and the role are authenticated data, so a row copied to another player or relabelled
+ *    from "assistant" to "user" no longer opens;
+ *  - the cipher travels with the database handle (bound once when the server or an admin command opens the
+ *    database), so every caller of the conversation service keeps its signature; a handle without a cipher
+ *    refuses to store words rather than write them in the clear.
+ */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import type { Db } from "../db/client.ts";
+
+export interface TextCipher {
+  seal(text: string, playerId: number, role: string): Buffer;
+  /** Null when the bytes were tampered with, belong to another player or role, or were made with another key. */
+  open(sealed: Uint8Array, playerId: number, role: string): string | null;
+}
+
+/** The conversation cipher of a master secret. */
+export function createTextCipher(master: Uint8Array): TextCipher {
+  const key = new Uint8Array(hkdfSync("sha256", master, "hoot", "conversation-text", 32));
+  const aad = (playerId: number, role: string) => Buffer.from(`player:${playerId}:${role}`);
+  return {
+    seal(text, playerId, role) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      cipher.setAAD(aad(playerId, role));
+      const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+      return Buffer.concat([iv, body, cipher.getAuthTag()]);
+    },
+    open(sealed, playerId, role) {
+      if (sealed.length < 28) return null;
+      const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, buf.subarray(0, 12));
+        decipher.setAAD(aad(playerId, role));
+        decipher.setAuthTag(buf.subarray(buf.length - 16));
+        return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+const bound = new WeakMap<Db, TextCipher>();
+
+/** Binds the conversation cipher to an open database handle (server start, admin commands). */
+export function bindTextCipher(db: Db, cipher: TextCipher): void {
+  bound.set(db, cipher);
+}
+
+/** The cipher bound to `db`; throws when none was bound, so words are never written in the clear. */
+export function textCipherOf(db: Db): TextCipher {
+  const cipher = bound.get(db);
+  if (!cipher) throw new Error("no conversation cipher is bound to this database handle");
+  return cipher;
+}
