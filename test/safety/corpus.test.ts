@@ -65,7 +65,7 @@ describe("labelled corpus", () => {
       const result = score(load(file), floor.flagged);
       expect(result.recall).toBeGreaterThanOrEqual(floor.recall);
       expect(result.falseAlarms).toBeLessThanOrEqual(floor.falseAlarms);
-    });
+    }, 60_000);
   }
 
   it("lets every line the policies themselves say pass the output check", () => {
