@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { CATEGORIES, type Direction } from "../src/engine/safety/detect/categories.ts";
 import { detectRulesOnly } from "../src/engine/safety/detect/detector.ts";
 import { views } from "../src/engine/safety/detect/normalize.ts";
+import { hasEvidence } from "../src/engine/safety/detect/model/concepts.ts";
 import { features } from "../src/engine/safety/detect/model/features.ts";
 import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES, OUTPUT_LINES } from "../src/engine/safety/policy/lines.ts";
 
@@ -25,7 +26,7 @@ interface Row {
   direction: Direction;
 }
 
-const TARGET_FALSE_ALARM: Record<Direction, number> = { input: 0.01, output: 0.025 };
+const TARGET_FALSE_ALARM: Record<Direction, number> = { input: 0.02, output: 0.025 };
 const L2 = Number(process.env.L2 ?? 3e-6);
 const EPOCHS = Number(process.env.EPOCHS ?? 400);
 const MIN_COUNT = 2;
@@ -55,7 +56,8 @@ for (const line of new Set([...Object.values(DEFAULT_LINES), ...Object.values(FI
 }
 
 const label = (r: Row): number => (r.unsafe ? Math.max(1, CLASSES.indexOf(r.category)) : 0);
-const feats = rows.map((r) => features(views(r.text).canon, r.direction));
+const canons = rows.map((r) => views(r.text).canon);
+const feats = rows.map((r, i) => features(canons[i] as string, r.direction));
 
 interface Model {
   vocab: Map<string, number>;
@@ -142,7 +144,10 @@ for (let f = 0; f < folds; f++) {
   const trainIdx = rows.map((_, i) => i).filter((i) => fnv((rows[i] as Row).text) % folds !== f);
   const model = train(trainIdx);
   rows.forEach((r, i) => {
-    if (fnv(r.text) % folds === f) oof[i] = score(model, feats[i] as string[]).p;
+    if (fnv(r.text) % folds !== f) return;
+    // As in the detector: a score counts only when the text carries evidence for the category it names.
+    const s = score(model, feats[i] as string[]);
+    oof[i] = hasEvidence(CLASSES[s.k] as string, (canons[i] as string).trim().split(" ")) ? s.p : 0;
   });
   console.log(`fold ${f + 1}/${folds} done`);
 }

@@ -36,7 +36,7 @@ const FLOORS = {
   "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.98, falseAlarms: 0.02 },
   "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.99, falseAlarms: 0.02 },
   "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.8, falseAlarms: 0.03 },
-  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.8, falseAlarms: 0.05 },
+  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.77, falseAlarms: 0.04 },
 } as const;
 
 describe("labelled corpus", () => {

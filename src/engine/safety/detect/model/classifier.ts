@@ -6,9 +6,12 @@
  * - it only reads the canonical view the rules read, so every disguise the normaliser undoes is undone for it too;
  * - it answers with a category only when P(unsafe) reaches the direction's threshold, chosen at training time from
  *   out-of-fold scores so benign lines are rarely held back; below it, it says nothing;
+ * - it names a category only when the text carries evidence for it (concepts.ts EVIDENCE): no harm, weapon or
+ *   death word, no "violence";
  * - cost is one map lookup per feature (~100 per sentence): a few microseconds.
  */
 import type { Category, Direction } from "../categories.ts";
+import { hasEvidence } from "./concepts.ts";
 import { features } from "./features.ts";
 import weightsFile from "./weights.json";
 
@@ -53,5 +56,6 @@ export function classify(canon: string, direction: Direction): ModelVerdict | nu
   if (p < file.thresholds[direction]) return null;
   let best = 1;
   for (let k = 2; k < K; k++) if ((s[k] as number) > (s[best] as number)) best = k;
-  return { category: file.classes[best] as Category, p };
+  const category = file.classes[best] as Category;
+  return hasEvidence(category, canon.trim().split(" ")) ? { category, p } : null;
 }

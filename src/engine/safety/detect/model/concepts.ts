@@ -43,3 +43,30 @@ export function concepts(words: readonly string[]): string[] {
   for (const w of words) for (const c of WORD_CONCEPTS.get(w) ?? []) out.add(c);
   return [...out];
 }
+
+/**
+ * The concepts that must be present for the classifier to name a category: it may weigh any feature, but it may
+ * not call a text "violence" that has no harm, weapon or death word in it (a precision gate on unseen phrasing).
+ */
+export const EVIDENCE: Record<string, readonly string[]> = {
+  self_harm: ["DEATH", "HARM", "METHOD", "EAT", "HOPELESS"],
+  abuse: ["ADULT", "TOUCH", "SECRET", "HARM"],
+  stranger_danger: ["ONLINE", "CONTACT", "SECRET"],
+  sexual: ["SEX", "TOUCH"],
+  weapons: ["WEAPON"],
+  violence: ["HARM", "WEAPON", "DEATH"],
+  drugs: ["DRUG", "METHOD"],
+  hate: ["GROUP", "DEROG"],
+  bullying: ["INSULT", "MEAN", "DEROG"],
+  jailbreak: ["JAIL"],
+  profanity: ["SWEAR"],
+  personal_info: ["PII", "CONTACT"],
+};
+
+/** True when the words carry at least one concept that `category` needs as evidence. */
+export function hasEvidence(category: string, words: readonly string[]): boolean {
+  const needed = EVIDENCE[category];
+  if (!needed) return false;
+  const present = concepts(words);
+  return needed.some((c) => present.includes(c));
+}
