@@ -1,7 +1,7 @@
 /**
  * A prefilter that keeps the rules fast: most rules cannot match most texts, and one scan finds which might.
  *
- * For each rule's regex we derive anchors: literal strings (3+ characters) such that every match of the regex
+ * For each rule's regex we derive anchors: literal strings (2+ characters) such that every match of the regex
  * contains at least one of them. All anchors of all rules go into one Aho-Corasick automaton; a text is scanned
  * once, and only rules with an anchor in it are run (rules with no usable anchor always run).
  *
@@ -19,7 +19,7 @@ interface Parser {
   i: number;
 }
 
-const MIN = 3;
+const MIN = 2;
 
 /** Anchors of a whole regex source: every top-level alternative must have some, else null. */
 export function anchorsOf(re: RegExp): Anchors {
