@@ -35,6 +35,8 @@ export interface TurnDeps {
   logger: EngineLogger;
   /** Characters of remembered conversation the model sees. */
   historyBudgetChars: number;
+  /** Characters of prompt in all (prompt/budget.ts); its default when absent. */
+  promptBudgetChars?: number;
   llmTimeouts: StreamTimeouts;
 }
 
@@ -59,7 +61,7 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
   };
 
-  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
+  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars, deps.promptBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
   // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
