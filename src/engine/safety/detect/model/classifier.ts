@@ -11,6 +11,7 @@
  * - cost is one map lookup per feature (~100 per sentence): a few microseconds.
  */
 import type { Category, Direction } from "../categories.ts";
+import { addVocabulary } from "../normalize.ts";
 import { hasEvidence } from "./concepts.ts";
 import { features } from "./features.ts";
 import weightsFile from "./weights.json";
@@ -24,6 +25,9 @@ interface WeightsFile {
 
 const file = weightsFile as WeightsFile;
 const WEIGHTS = new Map<string, number[]>(Object.entries(file.weights));
+// The words the model knows were all seen in labelled lines: the normaliser may split spaced-out letters into them
+// ("h u r t i n g a n i m a l s" -> "hurting animals") and will not "correct" them into another word.
+addVocabulary([...WEIGHTS.keys()].filter((f) => f.startsWith("w ") && f.length > 4).map((f) => f.slice(2)));
 const K = file.classes.length;
 const MIN_WORDS = 3;
 
