@@ -213,7 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** The developer console's settings: single sign-on (all three OIDC values, or none), public URL, session lifetimes. */
+/** The developer console's settings: single sign-on (issuer, client id and public URL together, or none), session lifetimes. */
 function readConsoleSettings(read: Reader, problems: string[]) {
   const issuer = read.string("HOOT_OIDC_ISSUER", "");
   const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
@@ -225,6 +225,11 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
     else issuerHost = url.hostname;
     if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
+    // Taken from each request instead, the origin is wrong behind a TLS proxy: cookies lose Secure and the
+    // __Host- prefix, Origin checks fail and the provider gets an http redirect URI.
+    if (!publicUrl) {
+      problems.push("HOOT_PUBLIC_URL is required when HOOT_OIDC_ISSUER is set: the origin browsers use to reach hoot, such as https://hoot.example.com");
+    }
   }
   if (publicUrl) {
     const url = parseHttpUrl(publicUrl);

@@ -55,7 +55,7 @@ const SETTING_NOTES = new Map<string, string>([
   ["HOOT_OIDC_CLIENT_SECRET", "(none): its secret; none = a public client with PKCE"],
   ["HOOT_OIDC_TOKEN_AUTH_METHOD", "client_secret_basic: or client_secret_post"],
   ["HOOT_OIDC_PROVIDER_NAME", "the issuer's host: shown on the sign-in button"],
-  ["HOOT_PUBLIC_URL", "(each request's origin): the origin browsers use, behind a proxy"],
+  ["HOOT_PUBLIC_URL", "(each request's origin): the origin browsers use; required with HOOT_OIDC_ISSUER"],
   ["HOOT_CONSOLE_SESSION_IDLE_MINUTES", "120: console session idle lifetime"],
   ["HOOT_CONSOLE_SESSION_MAX_HOURS", "12: console session absolute lifetime"],
   ["HOOT_CORS_ORIGINS", "(none): web origins whose pages may call the developer endpoints; * = any"],

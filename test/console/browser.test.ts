@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { startIdp, type TestIdp } from "./helpers/idp.ts";
+import { ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
 setDefaultTimeout(30_000);
@@ -47,7 +47,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     idp = await startIdp();
     // A paced local model, so a reply is still streaming when the test interrupts it.
-    server = await startTestServer({ ...idp.env, HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_LOCAL_TOKENS_PER_SECOND: "25" });
+    server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_LOCAL_TOKENS_PER_SECOND: "25" });
     team = await createTeamFixture(server);
     idp.accounts.set("dev", { email: `dev-${team.teamName}@example.com`, email_verified: true, name: "Dev" });
     profileDir = mkdtempSync(join(tmpdir(), "hoot-chromium-"));

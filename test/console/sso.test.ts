@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
-import { signInAtIdp, startIdp, type TestIdp } from "./helpers/idp.ts";
+import { signInAtIdp, ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { MAX_PENDING } from "../../src/console/sign-in.ts";
 
@@ -19,7 +19,7 @@ let devEmail: string;
 
 beforeAll(async () => {
   idp = await startIdp();
-  server = await startTestServer({ ...idp.env, HOOT_OIDC_PROVIDER_NAME: "Test IdP" });
+  server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP" });
   team = await createTeamFixture(server);
   devEmail = `dev-${team.teamName}@example.com`;
   idp.accounts.set("dev", { email: devEmail, email_verified: true, name: "Dev" });
@@ -271,7 +271,7 @@ describe("an issuer whose ID token carries the e-mail", () => {
   let server2: TestServer;
   beforeAll(async () => {
     idp2 = await startIdp({ emailInIdToken: true });
-    server2 = await startTestServer(idp2.env);
+    server2 = await startTestServer(await ssoServerEnv(idp2));
     const fixture = await createTeamFixture(server2, "idtoken-team");
     idp2.accounts.set("dev", { email: `dev-${fixture.teamName}@example.com`, email_verified: true });
     idp2.accounts.set("unverified", { email: `dev-${fixture.teamName}@example.com`, email_verified: false });
@@ -299,7 +299,7 @@ describe("an identity provider that cannot be reached", () => {
   let dead: TestServer;
   beforeAll(async () => {
     // Port 1 on loopback: nothing listens there, so discovery fails at once.
-    dead = await startTestServer({ HOOT_OIDC_ISSUER: "http://127.0.0.1:1", HOOT_OIDC_CLIENT_ID: "hoot" });
+    dead = await startTestServer(await ssoServerEnv({ env: { HOOT_OIDC_ISSUER: "http://127.0.0.1:1", HOOT_OIDC_CLIENT_ID: "hoot" } }));
   });
   afterAll(() => dead.close());
 
