@@ -95,6 +95,8 @@ export interface Config {
   publicUrl: string | null;
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
+  /** Single sign-ons one client address may start in ten minutes (console and SDK flows together). */
+  signInStartsPerAddress: number;
 
   // hardening: browsers, operators, locks, shutdown
   /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
@@ -246,6 +248,7 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     publicUrl: publicUrl || null,
     consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
     consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
+    signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
   };
 }
 

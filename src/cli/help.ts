@@ -58,6 +58,7 @@ const SETTING_NOTES = new Map<string, string>([
   ["HOOT_PUBLIC_URL", "(each request's origin): the origin browsers use; required with HOOT_OIDC_ISSUER"],
   ["HOOT_CONSOLE_SESSION_IDLE_MINUTES", "120: console session idle lifetime"],
   ["HOOT_CONSOLE_SESSION_MAX_HOURS", "12: console session absolute lifetime"],
+  ["HOOT_SIGN_IN_STARTS_PER_ADDRESS", "30: single sign-ons one address may start in ten minutes"],
   ["HOOT_CORS_ORIGINS", "(none): web origins whose pages may call the developer endpoints; * = any"],
   ["HOOT_WS_ORIGINS", "(any): web origins whose pages may open /interact; apps without Origin always may"],
   ["HOOT_METRICS_TOKEN", "(none): bearer token for /metrics; unset = /metrics only in the dev environment"],

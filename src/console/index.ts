@@ -11,7 +11,8 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, Unauthorized } from "../errors.ts";
+import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
+import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import {
   CreateKeyBody,
@@ -48,7 +49,7 @@ import {
   switchTeam,
   type ConsoleSession,
 } from "./sessions.ts";
-import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
+import { admit, beginSignIn, finishSignIn, signInStartLimiter, UnknownSignIn } from "./sign-in.ts";
 import { sdkSignInRoutes } from "./sdk-routes.ts";
 import { forward, itemsOf, passOn, section } from "./safety.ts";
 
@@ -60,11 +61,13 @@ const DEFAULT_PROMPT =
 /** The console (page, sign-in, API) and the SDK's single-sign-on routes. */
 export function consoleRoutes(deps: Deps) {
   const oidc = createOidcClient(deps.config);
-  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc)).use(sdkSignInRoutes(deps, oidc));
+  // One budget per address for both flows: starting sign-ins needs no credential.
+  const starts = signInStartLimiter(deps.config.signInStartsPerAddress);
+  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc, starts)).use(sdkSignInRoutes(deps, oidc, starts));
 }
 
-function consolePlugin(deps: Deps, oidc: OidcClient | null) {
-  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy);
+function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
+  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy, deps.logger);
 
   return new Elysia({ name: "console-app", detail: { hide: true } })
     .macro({
@@ -84,17 +87,18 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/", () => consolePage())
 
     // --- single sign-on in the browser ---
-    .get("/console/auth/login", async ({ request }) => {
+    .get("/console/auth/login", async ({ request, server }) => {
       if (!oidc) return redirect("/console");
       try {
         const redirectUri = `${consoleOrigin(deps, request)}/console/auth/callback`;
-        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri);
+        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri, { starts, client: address(request, server) });
         const secure = isSecure(deps, request);
         const headers = redirectHeaders(url);
         headers.append("set-cookie", serializeCookie(cookieName(LOGIN_COOKIE, secure), browser!, secure, 600));
         return new Response(null, { status: 303, headers });
       } catch (error) {
         if (error instanceof IdentityProviderFailed) return messagePage(502, "The identity provider cannot be reached", error.message, error.code);
+        if (error instanceof TooManyRequests) return messagePage(429, "Too many sign-ins", error.message, error.code, new Headers(error.headers));
         throw error;
       }
     })

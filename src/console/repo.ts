@@ -70,9 +70,9 @@ export function takeLogin(db: Db, stateHash: string): ConsoleLogin | null {
   return db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null;
 }
 
-/** How many sign-ins are in flight. */
-export function countLogins(db: Db): number {
-  return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM console_logins").get()?.n ?? 0;
+/** How many sign-ins of one flow (`console` or `sdk`) are in flight. */
+export function countLogins(db: Db, purpose: ConsoleLogin["purpose"]): number {
+  return db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM console_logins WHERE purpose = ?").get(purpose)?.n ?? 0;
 }
 
 /** Deletes pending sign-ins that expired. */

@@ -6,6 +6,10 @@
  * is also bound to the browser that started it by a random cookie whose hash is in the row, so a callback
  * URL replayed in another browser (login CSRF) is refused.
  *
+ * Anyone may start a sign-in, so what one caller can hold is bounded twice: a client address may start at most
+ * HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes (a row's lifetime), and each flow (console, SDK) has its own
+ * cap on rows in flight, so filling one flow cannot block the other.
+ *
  * Rules: only a verified e-mail counts. It signs in the developer with that e-mail, adding them to every team
  * that invited the e-mail; an e-mail that is not a developer but was invited becomes one (through the users
  * service) in the inviting teams; anyone else is refused with a sentence saying what to do.
@@ -17,10 +21,16 @@ import { countLogins, deleteExpiredLogins, deleteInvitationsFor, insertLogin, in
 import { randomToken } from "./sessions.ts";
 import { SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
+import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
 
 const PENDING_MS = 10 * 60_000;
-/** Sign-ins in flight at once; anyone may start one, so the table must not grow without bound. */
-export const MAX_PENDING = 10_000;
+/** Sign-ins in flight at once, per flow; anyone may start one, so the table must not grow without bound. */
+export const MAX_PENDING: Readonly<Record<"console" | "sdk", number>> = { console: 10_000, sdk: 10_000 };
+
+/** Counts sign-in starts per client address over a pending sign-in's lifetime. */
+export function signInStartLimiter(perAddress: number): FailureLimiter {
+  return createFailureLimiter(perAddress, PENDING_MS);
+}
 
 export interface Admitted {
   userId: number;
@@ -36,16 +46,25 @@ export class UnknownSignIn extends Error {
   }
 }
 
-/** Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins. */
+/**
+ * Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins.
+ * `starts` and `client` limit how many one address may start (429 past that).
+ */
 export async function beginSignIn(
   deps: ConsoleDeps,
   oidc: OidcClient,
   purpose: "console" | "sdk",
   redirectUri: string,
+  gate: { starts: FailureLimiter; client: string },
 ): Promise<{ url: string; browser: string | null }> {
   const now = Date.now();
+  const bucket = `sign-in:${gate.client}`;
+  const wait = gate.starts.retryAfter(bucket, now);
+  if (wait > 0) throw new TooManyRequests(wait, "Too many sign-ins were started from your address; try again later.");
+  // The limiter counts "failures"; here every start counts.
+  gate.starts.recordFailure(bucket, now);
   deleteExpiredLogins(deps.db, now);
-  if (countLogins(deps.db) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  if (countLogins(deps.db, purpose) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
   insertLogin(deps.db, {

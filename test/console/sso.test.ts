@@ -19,7 +19,8 @@ let devEmail: string;
 
 beforeAll(async () => {
   idp = await startIdp();
-  server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP" });
+  // Every test here starts sign-ins from 127.0.0.1; the per-address limit has its own test and server.
+  server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_SIGN_IN_STARTS_PER_ADDRESS: "1000" });
   team = await createTeamFixture(server);
   devEmail = `dev-${team.teamName}@example.com`;
   idp.accounts.set("dev", { email: devEmail, email_verified: true, name: "Dev" });
@@ -227,22 +228,36 @@ describe("the Python SDK's login_with_google against the configured provider", (
     }
   });
 
-  it("refuses new sign-ins with 429 while too many are in flight, so the table stays bounded", async () => {
-    const insert = server.deps.sqlite.query(
-      "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, 'sdk', x'00', 'n', 'r', ?)",
-    );
-    const now = rows(server, "SELECT count(*) AS n FROM console_logins")[0]!.n as number;
-    server.deps.sqlite.transaction(() => {
-      for (let i = now; i < MAX_PENDING; i++) insert.run(`filler-${i}`, Date.now() + 60_000);
-    })();
+  it("refuses new sign-ins of a flow with 429 while too many of that flow are in flight; the other flow still works", async () => {
+    const fill = (purpose: "console" | "sdk") => {
+      const insert = server.deps.sqlite.query(
+        "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, ?, x'00', 'n', 'r', ?)",
+      );
+      const now = rows(server, `SELECT count(*) AS n FROM console_logins WHERE purpose = '${purpose}'`)[0]!.n as number;
+      server.deps.sqlite.transaction(() => {
+        for (let i = now; i < MAX_PENDING[purpose]; i++) insert.run(`filler-${purpose}-${i}`, purpose, Date.now() + 60_000);
+      })();
+    };
+    const sdkStart = () => api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+    const consoleStart = () => new ConsoleBrowser(server).send("GET", "/console/auth/login");
     try {
-      const res = await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+      fill("sdk");
+      const res = await sdkStart();
       expect(res.status).toBe(429);
       expect(res.headers.get("retry-after")).toBe("60");
+      // Anyone can fill the SDK flow; the console's sign-in is not blocked by it.
+      expect((await consoleStart()).status).toBe(303);
+      server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
+      fill("console");
+      const page = await consoleStart();
+      expect(page.status).toBe(429);
+      expect(page.headers.get("retry-after")).toBe("60");
+      expect(page.body).toContain("Too many sign-ins");
+      expect((await sdkStart()).status).toBe(200);
     } finally {
       server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
     }
-    expect((await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } })).status).toBe(200);
+    expect((await sdkStart()).status).toBe(200);
   });
 
   it("refuses a redirect_uri that is not a loopback listener", async () => {
@@ -292,6 +307,35 @@ describe("an issuer whose ID token carries the e-mail", () => {
     const start2 = await refused.send("GET", "/console/auth/login");
     const callback2 = await signInAtIdp(idp2, start2.headers.get("location")!, "unverified");
     expect((await refused.send("GET", `${callback2.pathname}${callback2.search}`)).status).toBe(403);
+  });
+});
+
+describe("starting sign-ins from one address", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_SIGN_IN_STARTS_PER_ADDRESS: "3", HOOT_TRUST_PROXY: "true" });
+  });
+  afterAll(() => limited.close());
+
+  it("is limited per client address across both flows (429 with Retry-After), and other addresses still start", async () => {
+    const from = (address: string) => ({ "x-forwarded-for": address });
+    const sdk = (address: string) => api(limited.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" }, headers: from(address) });
+    const browserStart = (address: string) => fetch(`${limited.url}/console/auth/login`, { redirect: "manual", headers: from(address) });
+    expect((await sdk("198.51.100.7")).status).toBe(200);
+    expect((await browserStart("198.51.100.7")).status).toBe(303);
+    expect((await sdk("198.51.100.7")).status).toBe(200);
+    const refused = await sdk("198.51.100.7");
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("too_many_requests");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const page = await browserStart("198.51.100.7");
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
+    const pending = Number(rows(limited, "SELECT count(*) AS n FROM console_logins")[0]!.n);
+    expect(pending).toBe(3);
+    // Someone else is not affected.
+    expect((await sdk("198.51.100.8")).status).toBe(200);
+    expect((await browserStart("198.51.100.8")).status).toBe(303);
   });
 });
 
