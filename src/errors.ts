@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   "cross_site_refused",
   "already_member",
   "already_invited",
+  "last_team",
   "invalid_redirect_uri",
   "not_available",
   // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call

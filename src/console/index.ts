@@ -11,7 +11,7 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
+import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import {
@@ -26,7 +26,6 @@ import {
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
 import { consolePage, messagePage, SECURITY_HEADERS } from "./page.ts";
-import { deleteInvitation, insertInvitation, listInvitations } from "./repo.ts";
 import * as services from "./services.ts";
 import {
   clearSessionCookie,
@@ -54,7 +53,6 @@ import { sdkSignInRoutes } from "./sdk-routes.ts";
 import { forward, itemsOf, passOn, section } from "./safety.ts";
 
 const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DEFAULT_PROMPT =
   "You are Ollie, a wise and friendly owl who lives in a big oak tree. You talk with a young child: use short, warm sentences, ask one question at a time, and keep everything kind and safe.";
 
@@ -184,24 +182,51 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .post(
       "/console/api/invitations",
       ({ session, body, set }) => {
-        const email = body.email.trim().toLowerCase();
-        if (!EMAIL.test(email)) throw new InvalidRequest(`"${body.email}" is not an e-mail address.`);
-        const existing = services.findDeveloperByEmail(deps, email);
-        if (existing && services.isMember(deps, existing.id, session.teamId)) throw new Conflict(`${email} is already in this team.`, "already_member");
-        const row = insertInvitation(deps.db, { teamId: session.teamId, email, invitedBy: session.userId });
-        if (!row) throw new Conflict(`${email} is already invited to this team.`, "already_invited");
         set.status = 201;
-        return showInvitation(row);
+        return services.inviteFromConsole(deps, session.teamId, body.email, session.userId);
       },
       { consoleSession: "write", body: InviteBody },
     )
-    .get("/console/api/invitations", ({ session }) => ({ invitations: listInvitations(deps.db, session.teamId).map(showInvitation) }), { consoleSession: "read" })
+    .get("/console/api/invitations", ({ session }) => ({ invitations: services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
       ({ session, params, set }) => {
-        if (!deleteInvitation(deps.db, session.teamId, Number(params.pk))) throw new NotFound("invitation");
+        services.withdrawInvitation(deps, session.teamId, Number(params.pk));
         set.status = 204;
         return null;
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+
+    // --- the signed-in developer's own invitations and teams: joining takes their explicit acceptance ---
+    .get("/console/api/my-invitations", ({ session }) => ({ invitations: services.invitationsOf(deps, session.userId) }), { consoleSession: "read" })
+    .post(
+      "/console/api/my-invitations/:pk/accept",
+      ({ session, params }) => {
+        const team = services.acceptInvitation(deps, session.userId, Number(params.pk));
+        deps.logger.info({ event: "invitation_accepted", userId: session.userId, teamId: team.pk }, "developer joined a team by invitation");
+        return describeSession(deps, session);
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/my-invitations/:pk/decline",
+      ({ session, params, set }) => {
+        services.declineInvitation(deps, session.userId, Number(params.pk));
+        set.status = 204;
+        return null;
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/teams/:pk/leave",
+      ({ session, params }) => {
+        const teamId = Number(params.pk);
+        services.leaveOwnTeam(deps, session.userId, teamId);
+        deps.logger.info({ event: "team_left", userId: session.userId, teamId }, "developer left a team");
+        // The session worked in the team it left: it moves to the developer's first remaining team.
+        const current = session.teamId === teamId ? switchTeam(deps, session, services.teamsOf(deps, session.userId)[0]!.pk) : session;
+        return describeSession(deps, current);
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -324,10 +349,6 @@ function describeSession(deps: Deps, session: ConsoleSession) {
     csrf_token: session.csrfToken,
     method: session.method,
   };
-}
-
-function showInvitation(row: { id: number; email: string; createdAt: number }) {
-  return { pk: row.id, email: row.email, created_at: new Date(row.createdAt).toISOString() };
 }
 
 function redirectHeaders(location: string): Headers {

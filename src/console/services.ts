@@ -11,8 +11,8 @@ import type { Deps } from "../deps.ts";
 import { AppError, Unauthorized } from "../errors.ts";
 import { login } from "../auth/login/service.ts";
 import { findUserByEmail, userKeyVersion } from "../users/repo.ts";
-import { createDeveloper, describeMe, rotateDeveloperKey as rotateKey } from "../users/service.ts";
-import { addMember, isMember as memberOf } from "../teams/repo.ts";
+import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
+import { isMember as memberOf } from "../teams/repo.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
@@ -83,15 +83,24 @@ export function isMember(deps: ConsoleDeps, userId: number, teamId: number): boo
   return memberOf(deps.db, userId, teamId);
 }
 
-/** Makes an invited e-mail a developer of `teamName` (creating the developer when new); their user id. */
-export function joinTeam(deps: ConsoleDeps, input: { teamName: string; email: string; name: string }): number {
-  return createDeveloper(deps, input).user.id;
+/** Creates the developer account of an invited e-mail at its first single sign-on (in no team yet); their user id. */
+export function registerInvitedDeveloper(deps: ConsoleDeps, input: { email: string; name: string }): number {
+  return registerDeveloper(deps, input).pk;
 }
 
-/** Adds an existing developer to a team (no-op when already a member). */
-export function addToTeam(deps: ConsoleDeps, teamId: number, userId: number): void {
-  addMember(deps.db, teamId, userId);
-}
+// --- invitations: the team's (invite, list, withdraw) and the developer's own (accept, decline, leave a team) ---
+
+export {
+  acceptInvitation,
+  declineInvitation,
+  invitationsOf,
+  inviteFromConsole,
+  isInvited,
+  joinFirstInvitingTeam,
+  leaveOwnTeam,
+  teamInvitations,
+  withdrawInvitation,
+} from "../invitations/service.ts";
 
 // --- logging in through the login service ---
 

@@ -321,6 +321,47 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect(rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk)).toEqual([]);
   });
 
+  it("shows a developer the invitations for their e-mail; they join only by accepting, may decline, and may leave any team but their last", async () => {
+    const mine = await createTeamFixture(server);
+    const email = `dev-${mine.teamName}@example.com`;
+    const browser = await signedIn(mine);
+    const inviters = [createTeam(server.deps, `inv-a-${Date.now()}`), createTeam(server.deps, `inv-b-${Date.now()}`)];
+    // Another team invites this developer (through the API, as a developer of that team would).
+    const inviter = await createTeamFixture(server);
+    expect((await api(server.url, "POST", "/api/users", { token: inviter.developerToken, body: { name: "x", email: email.toUpperCase() } })).status).toBe(202);
+    for (const t of inviters) server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(t.id, email);
+    const listed = (await browser.api("GET", "/my-invitations")).body.invitations;
+    expect(listed.map((i: { team: { pk: number } }) => i.team.pk)).toEqual([inviter.teamId, ...inviters.map((t) => t.id)]);
+    // Still in one team until they accept.
+    expect((await browser.session()).body.teams).toEqual([{ pk: mine.teamId, name: mine.teamName }]);
+
+    // Someone else cannot accept or decline this developer's invitation.
+    const other = await signedIn(inviter);
+    expect((await other.api("POST", `/my-invitations/${listed[0].pk}/accept`)).status).toBe(404);
+    expect((await other.api("POST", `/my-invitations/${listed[0].pk}/decline`)).status).toBe(404);
+    expect((await browser.api("POST", `/my-invitations/${listed[0].pk}/accept`, undefined, { csrf: null })).status).toBe(403);
+
+    const accepted = await browser.api("POST", `/my-invitations/${listed[0].pk}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.teams.map((t: { pk: number }) => t.pk)).toEqual([mine.teamId, inviter.teamId]);
+    expect((await browser.api("POST", `/my-invitations/${listed[1].pk}/decline`)).status).toBe(204);
+    expect((await browser.api("POST", `/my-invitations/${listed[1].pk}/accept`)).status).toBe(404);
+    expect((await browser.api("GET", "/my-invitations")).body.invitations.map((i: { pk: number }) => i.pk)).toEqual([listed[2].pk]);
+    expect((await login(server.url, { api_key: mine.developerKey, team_name: inviter.teamName })).access_token).toBeString();
+
+    // Leaving the team the session works in moves the session to the remaining team; the last team cannot be left.
+    const left = await browser.api("POST", `/teams/${mine.teamId}/leave`);
+    expect(left.status).toBe(200);
+    expect(left.body.team).toEqual({ pk: inviter.teamId, name: inviter.teamName });
+    expect(left.body.teams).toEqual([{ pk: inviter.teamId, name: inviter.teamName }]);
+    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: mine.developerKey, team_name: mine.teamName } })).status).toBe(401);
+    const last = await browser.api("POST", `/teams/${inviter.teamId}/leave`);
+    expect(last.status).toBe(409);
+    expect(last.body.code).toBe("last_team");
+    expect((await browser.api("POST", `/teams/${mine.teamId}/leave`)).status).toBe(404);
+    expect((await browser.session()).status).toBe(200);
+  });
+
   it("describes the playground's choices and the safety page, saying what is not available yet", async () => {
     const browser = await signedIn();
     const playground = await browser.api("GET", "/playground");

@@ -158,13 +158,38 @@ describe("console sign-in with the identity provider", () => {
     expect(session.body).toMatchObject({ user: { name: "New Person", email }, team: { pk: team.teamId }, teams: [{ pk: team.teamId }] });
     expect((await invitee.api("GET", "/key")).body.api_key).toMatch(/^hoot_dev_dk_/);
     expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", email)).toEqual([]);
-    // An existing developer invited to a second team joins it on their next sign-in.
+  });
+
+  it("does not add an existing developer to an inviting team at sign-in: the invitation waits for their acceptance", async () => {
     const second = createTeam(server.deps, `second-${Date.now()}`);
     server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(second.id, devEmail);
     const again = new ConsoleBrowser(server);
-    await signIn(again, "dev");
-    const teams = (await again.session()).body.teams.map((t: { pk: number }) => t.pk);
-    expect(teams).toEqual([team.teamId, second.id]);
+    expect((await signIn(again, "dev")).status).toBe(303);
+    expect((await again.session()).body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId]);
+    // Their key still logs in without a team name: nobody pushed them into a second team.
+    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: team.developerKey } })).status).toBe(200);
+    const waiting = await again.api("GET", "/my-invitations");
+    expect(waiting.body.invitations).toEqual([{ pk: expect.any(Number), team: { pk: second.id, name: second.name }, created_at: expect.any(String) }]);
+    const accepted = await again.api("POST", `/my-invitations/${waiting.body.invitations[0].pk}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId, second.id]);
+    expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", devEmail)).toEqual([]);
+    // Back to one team, so the rest of this file sees the developer as before.
+    expect((await again.api("POST", `/teams/${second.id}/leave`)).status).toBe(200);
+  });
+
+  it("lets a brand-new account join only the team that invited it first; later invitations wait", async () => {
+    const first = createTeam(server.deps, `first-${Date.now()}`);
+    const later = createTeam(server.deps, `later-${Date.now()}`);
+    const email = `twice-${Date.now()}@example.com`;
+    const invite = server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)");
+    invite.run(first.id, email);
+    invite.run(later.id, email);
+    idp.accounts.set("twice", { email, email_verified: true, name: "Twice" });
+    const browser = new ConsoleBrowser(server);
+    expect((await signIn(browser, "twice")).status).toBe(303);
+    expect((await browser.session()).body.teams).toEqual([{ pk: first.id, name: first.name }]);
+    expect((await browser.api("GET", "/my-invitations")).body.invitations.map((i: { team: { pk: number } }) => i.team.pk)).toEqual([later.id]);
   });
 });
 
