@@ -11,6 +11,7 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
+import { noContent } from "../http/no-content.ts";
 import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -22,6 +23,7 @@ import {
   PkParams,
   PlayersQuery,
   PolicyBody,
+  PolicyNameParams,
   SwitchTeamBody,
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
@@ -50,7 +52,6 @@ import {
 } from "./sessions.ts";
 import { admit, beginSignIn, finishSignIn, signInStartLimiter, UnknownSignIn } from "./sign-in.ts";
 import { sdkSignInRoutes } from "./sdk-routes.ts";
-import { forward, itemsOf, passOn, section } from "./safety.ts";
 
 const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
 const DEFAULT_PROMPT =
@@ -153,8 +154,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
       ({ session, request, set }) => {
         endSession(deps, session);
         set.headers["set-cookie"] = clearSessionCookie(deps, request);
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write" },
     )
@@ -190,10 +190,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .get("/console/api/invitations", ({ session }) => ({ invitations: services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.withdrawInvitation(deps, session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -211,10 +210,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     )
     .post(
       "/console/api/my-invitations/:pk/decline",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.declineInvitation(deps, session.userId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -243,10 +241,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .get("/console/api/service-accounts", ({ session }) => ({ service_accounts: services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/service-accounts/:pk",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -277,10 +274,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     })
     .delete(
       "/console/api/players/:pk",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.players(deps).remove(session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -293,46 +289,39 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     // --- playground and safety ---
     .get(
       "/console/api/playground",
-      async ({ session, request, server }) => {
-        const listed = await forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies);
-        const names = listed.available && listed.status === 200 ? itemsOf(listed.body, "policies").map((p: Record<string, unknown>) => p.name).filter((n): n is string => typeof n === "string") : [];
-        return { voices: services.voices(deps), policies: names.length > 0 ? names : services.builtInPolicies(), default_prompt: DEFAULT_PROMPT };
-      },
+      ({ session }) => ({
+        voices: services.voices(deps),
+        policies: services.policies(deps, session.teamId).map((p) => p.name),
+        default_prompt: DEFAULT_PROMPT,
+      }),
       { consoleSession: "read" },
     )
     .get(
       "/console/api/safety",
-      async ({ session, request, server }) => {
-        const [policies, teamPolicies, incidents] = await Promise.all([
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.teamPolicies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.incidents),
-        ]);
-        return {
-          builtin: services.builtInPolicies(),
-          policies: section(policies, "policies"),
-          team_policies: section(teamPolicies, "policies"),
-          incidents: section(incidents, "incidents"),
-        };
-      },
+      ({ session }) => ({
+        policies: services.policies(deps, session.teamId),
+        team_policies: services.teamPolicies(deps, session.teamId),
+        incidents: services.recentIncidents(deps, session.teamId),
+      }),
       { consoleSession: "read" },
     )
     .post(
       "/console/api/safety/policies",
-      async ({ session, request, server, body, set }) => {
-        const answer = await forward(deps, session, request, server, "POST", services.SAFETY_ROUTES.teamPolicies, body);
-        return passOn(answer, set);
+      async ({ session, body, set }) => {
+        const policy = await services.createTeamPolicy(deps, session.teamId, body);
+        set.status = 201;
+        return policy;
       },
       { consoleSession: "write", body: PolicyBody },
     )
     .put(
-      "/console/api/safety/policies/:id",
-      async ({ session, request, server, body, params, set }) => {
-        if (!/^[A-Za-z0-9_.-]{1,100}$/.test(params.id)) throw new InvalidRequest("The policy id in the path is not valid.", "invalid_path");
-        const answer = await forward(deps, session, request, server, "PUT", `${services.SAFETY_ROUTES.teamPolicies}/${params.id}`, body);
-        return passOn(answer, set);
+      "/console/api/safety/policies/:name",
+      async ({ session, body, params, set }) => {
+        const { created, policy } = await services.putTeamPolicy(deps, session.teamId, params.name, body);
+        set.status = created ? 201 : 200;
+        return policy;
       },
-      { consoleSession: "write", body: PolicyBody },
+      { consoleSession: "write", body: PolicyBody, params: PolicyNameParams },
     );
 }
 

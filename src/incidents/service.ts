@@ -18,7 +18,7 @@ import type { Deps } from "../deps.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
 import { retryWhileBusy } from "../db/busy.ts";
-import { InvalidRequest } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { SafetyIncident } from "../db/schema.ts";
 import { deleteIncidentsOfPlayer, insertIncident, listIncidents, type NewIncident } from "./repo.ts";
 import type { IncidentBody, IncidentList } from "./model.ts";
@@ -48,9 +48,9 @@ export function incidentRecorder(deps: Pick<Deps, "db" | "config" | "metrics">, 
 /** One page of the team's incidents, newest first; `after` is the previous page's `next`. */
 export function listTeamIncidents(deps: Pick<Deps, "db">, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): IncidentList {
   const limit = query.limit ?? 100;
-  const rows = listIncidents(deps.db, teamId, { before: decodeCursor(query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
+  const rows = listIncidents(deps.db, teamId, { before: decodeCursor("i", query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  const next = rows.length > limit ? encodeCursor("i", page[page.length - 1]!.id) : null;
   return { incidents: page.map(show), next };
 }
 
@@ -70,16 +70,4 @@ function show(row: SafetyIncident): IncidentBody {
     policy: row.policy,
     created_at: new Date(row.createdAt).toISOString(),
   };
-}
-
-// Opaque to clients; wraps the last id shown, so the next page starts just below it.
-function encodeCursor(id: number): string {
-  return Buffer.from(`i:${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === "") return 0;
-  const match = /^i:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new InvalidRequest('The "after" cursor is not one this server gave out.', "invalid_cursor");
-  return Number(match[1]);
 }

@@ -22,7 +22,8 @@ import {
   renameDeveloper,
   rotateDeveloperKey,
 } from "./service.ts";
-import { noContent, operatorOnly } from "../operator/routes.ts";
+import { operatorOnly } from "../operator/routes.ts";
+import { noContent } from "../http/no-content.ts";
 
 /** The users controller. */
 export function usersRoutes(deps: Deps) {

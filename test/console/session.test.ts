@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { WsProbe } from "../helpers/ws.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
@@ -362,22 +363,50 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect((await browser.session()).status).toBe(200);
   });
 
-  it("describes the playground's choices and the safety page, saying what is not available yet", async () => {
+  it("describes the playground's choices and the safety page through the same services as the API", async () => {
     const browser = await signedIn();
     const playground = await browser.api("GET", "/playground");
     expect(playground.status).toBe(200);
     expect(playground.body.voices).toContain("slt");
-    expect(playground.body.policies.length).toBeGreaterThan(0);
+    expect(playground.body.policies.slice(0, 3)).toEqual(["default", "children_strict", "children_standard"]);
     expect(playground.body.default_prompt).toContain("Ollie");
     const safety = await browser.api("GET", "/safety");
     expect(safety.status).toBe(200);
-    expect(safety.body.builtin).toEqual(playground.body.policies.length > 0 ? expect.any(Array) : []);
-    for (const part of ["policies", "team_policies", "incidents"]) expect(typeof safety.body[part].available).toBe("boolean");
-    if (!safety.body.team_policies.available) {
-      const create = await browser.api("POST", "/safety/policies", { name: "mine" });
-      expect(create.status).toBe(501);
-      expect(create.body.code).toBe("not_available");
+    const listed = await api(server.url, "GET", "/api/policies", { token: team.developerToken });
+    expect(safety.body.policies).toEqual(listed.body.policies);
+    expect(Object.keys(safety.body).sort()).toEqual(["incidents", "policies", "team_policies"]);
+    expect(safety.body.incidents).toBeArray();
+  });
+
+  it("creates and edits team policies, refusing a path name that is not a policy name", async () => {
+    const fixture = await createTeamFixture(server);
+    const browser = await signedIn(fixture);
+    const created = await browser.api("POST", "/safety/policies", { name: "console-made", description: "Made in the console" });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "console-made", description: "Made in the console", builtin: false, version: 1 });
+    const edited = await browser.api("PUT", "/safety/policies/console-made", { description: "Edited", version: 1 });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: "console-made", description: "Edited", version: 2 });
+    expect((await browser.api("PUT", "/safety/policies/console-made", { description: "Stale", version: 1 })).status).toBe(409);
+    expect((await browser.api("POST", "/safety/policies", { name: "Bad Name!" })).body.code).toBe("invalid_policy");
+    for (const name of ["UPPER", "-dash", "a%2Fb", "x".repeat(65)]) {
+      const res = await browser.api("PUT", `/safety/policies/${name}`, { description: "x" });
+      expect({ name, status: res.status }).toEqual({ name, status: 400 });
     }
+    // `.` and `..` as sent on the wire (fetch would resolve them away first).
+    for (const name of [".", ".."]) {
+      const body = JSON.stringify({ description: "x" });
+      const raw = await rawRequest(
+        Number(new URL(server.url).port),
+        `PUT /console/api/safety/policies/${name} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nCookie: ${browser.cookie}\r\n` +
+          `X-CSRF-Token: ${browser.csrf}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect({ name, status: raw.status }).toEqual({ name, status: 400 });
+    }
+    const viaApi = await api(server.url, "GET", "/api/safety-policies/console-made", { token: fixture.developerToken });
+    expect(viaApi.body.description).toBe("Edited");
+    expect((await browser.api("GET", "/safety")).body.team_policies.map((p: { name: string }) => p.name)).toEqual(["console-made"]);
+    expect((await browser.api("GET", "/playground")).body.policies).toContain("console-made");
   });
 
   it("answers 401 to every console API route without a session", async () => {
