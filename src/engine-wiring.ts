@@ -12,7 +12,19 @@ import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
-  const tts = createTtsProvider(config, logger.child({ component: "tts" }));
+  const tts = createTtsProvider(
+    {
+      provider: config.ttsProvider,
+      workers: config.ttsWorkers,
+      timeoutMs: config.ttsTimeoutMs,
+      maxTurns: config.ttsMaxTurns,
+      maxLagMs: config.ttsMaxLagMs,
+      baseUrl: config.ttsBaseUrl,
+      apiKey: config.ttsApiKey,
+      model: config.ttsModel,
+    },
+    logger.child({ component: "tts" }),
+  );
   // Warm the speech workers in the background, so the first child does not wait for the engine to compile.
   if (tts instanceof LocalSpeechProvider) {
     tts.ready().catch((error: unknown) => logger.error({ event: "tts_unavailable", err: (error as Error).message }, "speech engine failed to start"));
@@ -22,6 +34,7 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
     tts,
     logger: logger.child({ component: "engine" }),
     historyBudgetChars: config.historyBudgetChars,
+    promptBudgetChars: config.promptBudgetChars,
     llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
     utilities: createUtilityModel(config),
     utilityTimeoutMs: config.utilityTimeoutMs,
