@@ -115,7 +115,7 @@ async function benchMemory(samples: Int16Array): Promise<Record<string, string |
 
 const STT_MS = Number(process.env.BENCH_VOICE_STT_MS ?? 300);
 const REPLY_ROUNDS = Math.max(1, Number(process.env.BENCH_VOICE_ROUNDS ?? 7));
-const SENTENCE = "I want to play with my puppy in the garden";
+const SENTENCE = "I want to play with my puppy";
 
 /** Sends an interact (no text: the buffered voice) and times its first text and first audio from the send. */
 async function timeReply(probe: WsProbe, text: string | undefined): Promise<{ text: number; audio: number }> {

@@ -33,7 +33,7 @@ export interface FakeSttServer {
  * Starts the fake on 127.0.0.1, port 0 (synchronously, so a test file can start it before its server).
  * @example const stt = startFakeStt("I want to play with my puppy"); startTestServer({ HOOT_STT_BASE_URL: stt.url })
  */
-export function startFakeStt(text = "I want to play with my puppy in the garden", latencyMs = 0): FakeSttServer {
+export function startFakeStt(text = "I want to play with my puppy", latencyMs = 0): FakeSttServer {
   const fake: FakeSttServer = { url: "", requests: [], text, latencyMs, status: null, stop: async () => {} };
   const server = Bun.serve({
     hostname: "127.0.0.1",
