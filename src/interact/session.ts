@@ -33,8 +33,7 @@ import { errorResponse, fatal, FATAL, response, streamClose, streamError, type F
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
 import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
-import { SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
-import { NoSttProvider } from "../engine/voice-in/stt.ts";
+import { NO_RECOGNISER, SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
 import { VoiceInputError } from "../engine/voice-in/errors.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
@@ -84,13 +83,6 @@ export interface SessionPorts {
   /** Voice input: the recogniser and the buffer and budget settings (default: no recogniser). */
   voice?: VoicePorts;
 }
-
-/** Voice input without a recogniser, at the default settings (sessions built without the app: unit tests). */
-const NO_RECOGNISER: VoicePorts = {
-  stt: () => new NoSttProvider(),
-  buffer: { maxSeconds: 60, maxBytes: 8 * 1024 * 1024, silenceMs: 700, vadMode: 3 },
-  budget: { secondsPerSecond: 2, burstSeconds: 60 },
-};
 
 /**
  * At most this many `add_audio` chunks wait to be decoded outside the message count; more count as messages

@@ -20,7 +20,7 @@ import type { ErrorCode } from "../errors.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { AddResult, AudioBudget, AudioChunkConfig, SttConfig, SttProvider, VoiceBuffer, VoiceBufferSettings } from "../engine/voice-in/index.ts";
 import { InvalidAudio, VoiceInputError } from "../engine/voice-in/errors.ts";
-import { createSttProvider } from "../engine/voice-in/stt.ts";
+import { createSttProvider, NoSttProvider } from "../engine/voice-in/stt.ts";
 
 /** What a session needs from the server for voice input. */
 export interface VoicePorts {
@@ -30,6 +30,13 @@ export interface VoicePorts {
   /** The per-socket audio budget: audio seconds per second of wall clock, and the burst. */
   budget: { secondsPerSecond: number; burstSeconds: number };
 }
+
+/** Voice input without a recogniser, at the default settings (sessions built without the app: unit tests). */
+export const NO_RECOGNISER: VoicePorts = {
+  stt: () => new NoSttProvider(),
+  buffer: { maxSeconds: 60, maxBytes: 8 * 1024 * 1024, silenceMs: 700, vadMode: 3 },
+  budget: { secondsPerSecond: 2, burstSeconds: 60 },
+};
 
 /** The voice settings of the server configuration (the HOOT_STT_*, HOOT_VAD_*, HOOT_AUDIO_* and HOOT_WS_AUDIO_* fields). */
 export interface VoiceConfig extends SttConfig {
