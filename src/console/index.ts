@@ -25,7 +25,6 @@ import {
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
 import { consolePage, messagePage, SECURITY_HEADERS } from "./page.ts";
-import { deleteInvitation, insertInvitation, listInvitations } from "./repo.ts";
 import * as services from "./services.ts";
 import {
   clearSessionCookie,
@@ -70,10 +69,10 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .macro({
       /** "read": a live session. "write": also from the console's own page (origin and CSRF token). */
       consoleSession: (mode: "read" | "write") => ({
-        resolve({ request, set }) {
+        async resolve({ request, set }) {
           Object.assign(set.headers, SECURITY_HEADERS, { "cache-control": "no-store" });
           if (mode === "write" && !fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
-          const session = resolveSession(deps, sessionToken(deps, request));
+          const session = await resolveSession(deps, sessionToken(deps, request));
           if (!session) throw new Unauthorized(NOT_SIGNED_IN);
           if (mode === "write" && !csrfMatches(session, request.headers.get("x-csrf-token"))) throw new CrossSiteRefused();
           return { session };
@@ -106,9 +105,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       const headers = new Headers({ "set-cookie": serializeCookie(loginCookie, "", secure, 0) });
       try {
         const identity = await finishSignIn(deps, oidc, "console", new URL(request.url).searchParams, readCookie(request, loginCookie));
-        const admitted = admit(deps, identity);
-        endPresentedSession(deps, request);
-        const { token } = createSession(deps, { ...admitted, method: "oidc" });
+        const admitted = await admit(deps, identity);
+        await endPresentedSession(deps, request);
+        const { token } = await createSession(deps, { ...admitted, method: "oidc" });
         deps.logger.info({ event: "console_sign_in", method: "oidc", userId: admitted.userId }, "console sign-in");
         const out = redirectHeaders("/console#/profile");
         out.append("set-cookie", serializeCookie(loginCookie, "", secure, 0));
@@ -137,8 +136,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
         }
         if (!fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
         const who = await services.signInWithKey(deps, body.api_key, body.team_name || undefined, address(request, server));
-        endPresentedSession(deps, request);
-        const { token, session } = createSession(deps, { ...who, method: "api_key" });
+        await endPresentedSession(deps, request);
+        const { token, session } = await createSession(deps, { ...who, method: "api_key" });
         deps.logger.info({ event: "console_sign_in", method: "api_key", userId: who.userId }, "console sign-in");
         set.headers["set-cookie"] = sessionCookie(deps, request, token);
         return describeSession(deps, session);
@@ -148,8 +147,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/api/session", ({ session }) => describeSession(deps, session), { consoleSession: "read" })
     .delete(
       "/console/api/session",
-      ({ session, request, set }) => {
-        endSession(deps, session);
+      async ({ session, request, set }) => {
+        await endSession(deps, session);
         set.headers["set-cookie"] = clearSessionCookie(deps, request);
         set.status = 204;
         return null;
@@ -158,20 +157,20 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     )
     .put(
       "/console/api/session/team",
-      ({ session, body }) => {
-        if (!services.isMember(deps, session.userId, body.team_pk)) throw new NotFound("team");
-        return describeSession(deps, switchTeam(deps, session, body.team_pk));
+      async ({ session, body }) => {
+        if (!(await services.isMember(deps, session.userId, body.team_pk))) throw new NotFound("team");
+        return describeSession(deps, await switchTeam(deps, session, body.team_pk));
       },
       { consoleSession: "write", body: SwitchTeamBody },
     )
 
     // --- profile: the developer key and invitations ---
-    .get("/console/api/key", ({ session }) => ({ api_key: services.developerKey(deps, session.userId) }), { consoleSession: "read" })
+    .get("/console/api/key", async ({ session }) => ({ api_key: await services.developerKey(deps, session.userId) }), { consoleSession: "read" })
     .post(
       "/console/api/key/rotate",
-      ({ session }) => {
-        const { apiKey, keyVersion } = services.rotateDeveloperKey(deps, session.userId);
-        keepAfterRotation(deps, session, keyVersion);
+      async ({ session }) => {
+        const { apiKey, keyVersion } = await services.rotateDeveloperKey(deps, session.userId);
+        await keepAfterRotation(deps, session, keyVersion);
         deps.logger.info({ event: "console_key_rotated", userId: session.userId }, "developer key rotated from the console");
         return { api_key: apiKey };
       },
@@ -179,23 +178,23 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     )
     .post(
       "/console/api/invitations",
-      ({ session, body, set }) => {
+      async ({ session, body, set }) => {
         const email = body.email.trim().toLowerCase();
         if (!EMAIL.test(email)) throw new InvalidRequest(`"${body.email}" is not an e-mail address.`);
-        const existing = services.findDeveloperByEmail(deps, email);
-        if (existing && services.isMember(deps, existing.id, session.teamId)) throw new Conflict(`${email} is already in this team.`, "already_member");
-        const row = insertInvitation(deps.db, { teamId: session.teamId, email, invitedBy: session.userId });
+        const existing = await services.findDeveloperByEmail(deps, email);
+        if (existing && (await services.isMember(deps, existing.id, session.teamId))) throw new Conflict(`${email} is already in this team.`, "already_member");
+        const row = await deps.store.console.insertInvitation({ teamId: session.teamId, email, invitedBy: session.userId });
         if (!row) throw new Conflict(`${email} is already invited to this team.`, "already_invited");
         set.status = 201;
         return showInvitation(row);
       },
       { consoleSession: "write", body: InviteBody },
     )
-    .get("/console/api/invitations", ({ session }) => ({ invitations: listInvitations(deps.db, session.teamId).map(showInvitation) }), { consoleSession: "read" })
+    .get("/console/api/invitations", async ({ session }) => ({ invitations: (await deps.store.console.listInvitations(session.teamId)).map(showInvitation) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
-      ({ session, params, set }) => {
-        if (!deleteInvitation(deps.db, session.teamId, Number(params.pk))) throw new NotFound("invitation");
+      async ({ session, params, set }) => {
+        if (!(await deps.store.console.deleteInvitation(session.teamId, Number(params.pk)))) throw new NotFound("invitation");
         set.status = 204;
         return null;
       },
@@ -211,11 +210,11 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       },
       { consoleSession: "write", body: CreateKeyBody },
     )
-    .get("/console/api/service-accounts", ({ session }) => ({ service_accounts: services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
+    .get("/console/api/service-accounts", async ({ session }) => ({ service_accounts: await services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/service-accounts/:pk",
-      ({ session, params, set }) => {
-        services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
+      async ({ session, params, set }) => {
+        await services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
         set.status = 204;
         return null;
       },
@@ -234,11 +233,11 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     )
     .get(
       "/console/api/players",
-      ({ session, query }) => {
+      async ({ session, query }) => {
         const service = services.players(deps);
-        const page = service.list(session.teamId, query.after || undefined, query.limit ?? 20);
+        const page = await service.list(session.teamId, query.after || undefined, query.limit ?? 20);
         // The API's list leaves external ids out (spec); the console shows them, read through the same service.
-        return { players: page.players.map((p) => service.get(session.teamId, p.pk)), next: page.next };
+        return { players: await Promise.all(page.players.map((p) => service.get(session.teamId, p.pk))), next: page.next };
       },
       { consoleSession: "read", query: PlayersQuery },
     )
@@ -248,8 +247,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     })
     .delete(
       "/console/api/players/:pk",
-      ({ session, params, set }) => {
-        services.players(deps).remove(session.teamId, Number(params.pk));
+      async ({ session, params, set }) => {
+        await services.players(deps).remove(session.teamId, Number(params.pk));
         set.status = 204;
         return null;
       },
@@ -309,8 +308,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
 
 // --- helpers ---
 
-function describeSession(deps: Deps, session: ConsoleSession) {
-  const profile = services.developerProfile(deps, session.userId);
+async function describeSession(deps: Deps, session: ConsoleSession) {
+  const profile = await services.developerProfile(deps, session.userId);
   const team = profile.teams.find((t) => t.pk === session.teamId);
   if (!team) throw new Unauthorized(NOT_SIGNED_IN);
   return {

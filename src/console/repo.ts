@@ -1,120 +1,48 @@
-/** Every query on the console's own tables: sessions, pending single sign-ons, invitations. */
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { prepared } from "../db/prepared.ts";
-import { consoleInvitations, consoleLogins, consoleSessions, teams, type ConsoleInvitation, type ConsoleLogin, type ConsoleSession } from "../db/schema.ts";
+/**
+ * Every query on the console's own tables (sessions, pending single sign-ons, invitations), as one async
+ * interface with a SQLite (repo-sqlite.ts) and a PostgreSQL (repo-pg.ts) implementation;
+ * test/db/contract/console.test.ts holds both to it.
+ */
+import type { ConsoleInvitation, ConsoleLogin, ConsoleSession } from "../db/schema.ts";
 
-// --- sessions ---
+export interface ConsoleRepo {
+  // --- sessions ---
+  /** Inserts a session row. */
+  insertSession(values: Omit<ConsoleSession, "id" | "createdAt">): Promise<ConsoleSession>;
+  /** The session whose token has this keyed hash, or null (every console request). */
+  findSessionByHash(tokenHash: string): Promise<ConsoleSession | null>;
+  /** Records activity on a session (for the idle lifetime). */
+  touchSession(id: number, at: number): Promise<void>;
+  /** Moves a session to another team. */
+  setSessionTeam(id: number, teamId: number): Promise<void>;
+  /** Stamps a session with the user's new key version (the session that rotated the key lives on). */
+  setSessionKeyVersion(id: number, keyVersion: number): Promise<void>;
+  /** Deletes one session. */
+  deleteSession(id: number): Promise<void>;
+  /** Deletes every session of a user except `keepId`. */
+  deleteOtherSessions(userId: number, keepId: number): Promise<void>;
+  /** Deletes sessions past their absolute end or idle since before `idleBefore`. */
+  deleteStaleSessions(now: number, idleBefore: number): Promise<void>;
 
-/** Inserts a session row. */
-export function insertSession(db: Db, values: Omit<ConsoleSession, "id" | "createdAt">): ConsoleSession {
-  return db.insert(consoleSessions).values(values).returning().get();
-}
+  // --- pending single sign-ons ---
+  /** Records a sign-in that was sent to the identity provider. */
+  insertLogin(values: Omit<ConsoleLogin, "createdAt">): Promise<void>;
+  /** Removes and returns the pending sign-in with this state hash (single use, even when two callbacks race), or null. */
+  takeLogin(stateHash: string): Promise<ConsoleLogin | null>;
+  /** How many sign-ins are in flight. */
+  countLogins(): Promise<number>;
+  /** Deletes pending sign-ins that expired. */
+  deleteExpiredLogins(now: number): Promise<void>;
 
-/** The session whose token has this keyed hash, or null (every console request). */
-export function findSessionByHash(db: Db, tokenHash: string): ConsoleSession | null {
-  return sessionByHash(db).get({ tokenHash }) ?? null;
-}
-
-const sessionByHash = prepared((db) =>
-  db
-    .select()
-    .from(consoleSessions)
-    .where(eq(consoleSessions.tokenHash, sql.placeholder("tokenHash")))
-    .prepare(),
-);
-
-/** Records activity on a session (for the idle lifetime). */
-export function touchSession(db: Db, id: number, at: number): void {
-  db.update(consoleSessions).set({ lastSeenAt: at }).where(eq(consoleSessions.id, id)).run();
-}
-
-/** Moves a session to another team. */
-export function setSessionTeam(db: Db, id: number, teamId: number): void {
-  db.update(consoleSessions).set({ teamId }).where(eq(consoleSessions.id, id)).run();
-}
-
-/** Stamps a session with the user's new key version (the session that rotated the key lives on). */
-export function setSessionKeyVersion(db: Db, id: number, keyVersion: number): void {
-  db.update(consoleSessions).set({ keyVersion }).where(eq(consoleSessions.id, id)).run();
-}
-
-/** Deletes one session. */
-export function deleteSession(db: Db, id: number): void {
-  db.delete(consoleSessions).where(eq(consoleSessions.id, id)).run();
-}
-
-/** Deletes every session of a user except `keepId`. */
-export function deleteOtherSessions(db: Db, userId: number, keepId: number): void {
-  db.delete(consoleSessions)
-    .where(and(eq(consoleSessions.userId, userId), ne(consoleSessions.id, keepId)))
-    .run();
-}
-
-/** Deletes sessions past their absolute end or idle since before `idleBefore`. */
-export function deleteStaleSessions(db: Db, now: number, idleBefore: number): void {
-  db.delete(consoleSessions)
-    .where(sql`${consoleSessions.expiresAt} <= ${now} OR ${consoleSessions.lastSeenAt} < ${idleBefore}`)
-    .run();
-}
-
-// --- pending single sign-ons ---
-
-/** Records a sign-in that was sent to the identity provider. */
-export function insertLogin(db: Db, values: Omit<ConsoleLogin, "createdAt">): void {
-  db.insert(consoleLogins).values(values).run();
-}
-
-/** Removes and returns the pending sign-in with this state hash (single use), or null. */
-export function takeLogin(db: Db, stateHash: string): ConsoleLogin | null {
-  return db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null;
-}
-
-/** How many sign-ins are in flight. */
-export function countLogins(db: Db): number {
-  return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM console_logins").get()?.n ?? 0;
-}
-
-/** Deletes pending sign-ins that expired. */
-export function deleteExpiredLogins(db: Db, now: number): void {
-  db.delete(consoleLogins).where(lt(consoleLogins.expiresAt, now)).run();
-}
-
-// --- invitations ---
-
-/** Invites `email` to a team; false when it was already invited. */
-export function insertInvitation(db: Db, values: { teamId: number; email: string; invitedBy: number }): ConsoleInvitation | null {
-  return db.insert(consoleInvitations).values(values).onConflictDoNothing().returning().get() ?? null;
-}
-
-/** A team's pending invitations, oldest first. */
-export function listInvitations(db: Db, teamId: number): ConsoleInvitation[] {
-  return db.select().from(consoleInvitations).where(eq(consoleInvitations.teamId, teamId)).orderBy(asc(consoleInvitations.id)).all();
-}
-
-/** Every pending invitation of an e-mail with its team's name, oldest first. */
-export function invitationsFor(db: Db, email: string): { id: number; teamId: number; teamName: string }[] {
-  return db
-    .select({ id: consoleInvitations.id, teamId: consoleInvitations.teamId, teamName: teams.name })
-    .from(consoleInvitations)
-    .innerJoin(teams, eq(teams.id, consoleInvitations.teamId))
-    .where(eq(consoleInvitations.email, email))
-    .orderBy(asc(consoleInvitations.id))
-    .all();
-}
-
-/** Deletes the team's invitation `id`; false when there was none. */
-export function deleteInvitation(db: Db, teamId: number, id: number): boolean {
-  return (
-    db
-      .delete(consoleInvitations)
-      .where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId)))
-      .returning({ id: consoleInvitations.id })
-      .get() !== undefined
-  );
-}
-
-/** Deletes every invitation of an e-mail (once accepted). */
-export function deleteInvitationsFor(db: Db, email: string): void {
-  db.delete(consoleInvitations).where(eq(consoleInvitations.email, email)).run();
+  // --- invitations ---
+  /** Invites `email` to a team; null when it was already invited. */
+  insertInvitation(values: { teamId: number; email: string; invitedBy: number }): Promise<ConsoleInvitation | null>;
+  /** A team's pending invitations, oldest first. */
+  listInvitations(teamId: number): Promise<ConsoleInvitation[]>;
+  /** Every pending invitation of an e-mail with its team's name, oldest first. */
+  invitationsFor(email: string): Promise<{ id: number; teamId: number; teamName: string }[]>;
+  /** Deletes the team's invitation `id`; false when there was none. */
+  deleteInvitation(teamId: number, id: number): Promise<boolean>;
+  /** Deletes every invitation of an e-mail (once accepted). */
+  deleteInvitationsFor(email: string): Promise<void>;
 }

@@ -13,7 +13,6 @@
 import type { ConsoleDeps } from "./services.ts";
 import { addToTeam, developerKeyVersion, findDeveloperByEmail, joinTeam, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
-import { countLogins, deleteExpiredLogins, deleteInvitationsFor, insertLogin, invitationsFor, takeLogin } from "./repo.ts";
 import { randomToken } from "./sessions.ts";
 import { SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
@@ -44,11 +43,11 @@ export async function beginSignIn(
   redirectUri: string,
 ): Promise<{ url: string; browser: string | null }> {
   const now = Date.now();
-  deleteExpiredLogins(deps.db, now);
-  if (countLogins(deps.db) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  await deps.store.console.deleteExpiredLogins(now);
+  if ((await deps.store.console.countLogins()) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
-  insertLogin(deps.db, {
+  await deps.store.console.insertLogin({
     stateHash: deps.secrets.lookupHash(pending.state),
     purpose,
     browserHash: browser ? deps.secrets.lookupHash(browser) : null,
@@ -73,7 +72,7 @@ export async function finishSignIn(
 ): Promise<Identity> {
   const state = params.get("state");
   if (!state || state.length > 512) throw new UnknownSignIn();
-  const row = takeLogin(deps.db, deps.secrets.lookupHash(state));
+  const row = await deps.store.console.takeLogin(deps.secrets.lookupHash(state));
   if (!row || row.purpose !== purpose || row.expiresAt < Date.now()) throw new UnknownSignIn();
   if (purpose === "console" && (!browser || !row.browserHash || !safeEqual(deps.secrets.lookupHash(browser), row.browserHash))) throw new UnknownSignIn();
   const verifier = deps.secrets.decrypt(row.codeVerifierEnc);
@@ -82,7 +81,7 @@ export async function finishSignIn(
 }
 
 /** Lets a signed-in identity in as a developer (joining invited teams), or throws SignInRefused. */
-export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
+export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admitted> {
   const email = identity.email;
   if (!email || !identity.emailVerified) {
     throw new SignInRefused(
@@ -92,9 +91,10 @@ export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
         : "Your identity provider did not share an e-mail address. hoot asks for the openid, email and profile scopes; allow them, then sign in again.",
     );
   }
-  return deps.db.transaction(() => {
-    const invites = invitationsFor(deps.db, email);
-    const existing = findDeveloperByEmail(deps, email);
+  return deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    const invites = await tx.console.invitationsFor(email);
+    const existing = await findDeveloperByEmail(inTx, email);
     if (!existing && invites.length === 0) {
       throw new SignInRefused(
         "not_a_developer",
@@ -102,13 +102,13 @@ export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
       );
     }
     const name = identity.name?.trim() || email.split("@")[0]!;
-    const userId = existing?.id ?? joinTeam(deps, { teamName: invites[0]!.teamName, email, name });
-    for (const invite of invites) addToTeam(deps, invite.teamId, userId);
-    if (invites.length > 0) deleteInvitationsFor(deps.db, email);
-    const teams = teamsOf(deps, userId);
+    const userId = existing?.id ?? (await joinTeam(inTx, { teamName: invites[0]!.teamName, email, name }));
+    for (const invite of invites) await addToTeam(inTx, invite.teamId, userId);
+    if (invites.length > 0) await tx.console.deleteInvitationsFor(email);
+    const teams = await teamsOf(inTx, userId);
     const team = invites[0] ? teams.find((t) => t.pk === invites[0]!.teamId) : teams[0];
     if (!team) throw new SignInRefused("no_team", `${email} is a developer here but belongs to no team yet. Ask a team member to invite this e-mail.`);
-    const keyVersion = developerKeyVersion(deps, userId);
+    const keyVersion = await developerKeyVersion(inTx, userId);
     if (keyVersion === null) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
     return { userId, teamId: team.pk, keyVersion };
   });

@@ -57,8 +57,8 @@ export function playersRoutes(deps: Deps) {
     })
     .delete(
       "/:player_pk",
-      ({ caller, params, set }) => {
-        removePlayer(deps, caller.teamId, Number(params.player_pk));
+      async ({ caller, params, set }) => {
+        await removePlayer(deps, caller.teamId, Number(params.player_pk));
         set.status = 204;
         return new Response(null, { status: 204 });
       },

@@ -93,7 +93,7 @@ async function developer() {
 
 async function operator() {
   const c = client();
-  await c.login(createOperatorKey(file.server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`).api_key);
+  await c.login((await createOperatorKey(file.server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`)).api_key);
   return c;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
 import { addTeamMember, createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
 import { SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
 
 const file = serverForFile();
@@ -42,8 +43,8 @@ describe("GET /api/teams", () => {
   it("lists every team of the caller", async () => {
     const fixture = await createTeamFixture(file.server);
     const extra = `extra-${Date.now()}`;
-    createTeam(file.server.deps, extra);
-    addTeamMember(file.server.deps, extra, `dev-${fixture.teamName}@example.com`);
+    await createTeam(file.server.deps, extra);
+    await addTeamMember(file.server.deps, extra, `dev-${fixture.teamName}@example.com`);
     const token = (await login(file.server.url, { api_key: fixture.developerKey, team_name: fixture.teamName })).access_token;
     const res = await api(file.server.url, "GET", "/api/teams", { token });
     expect(res.status).toBe(200);
@@ -181,15 +182,15 @@ describe("service accounts and developers the hosted engine's way", () => {
   it("refuses bad POST /api/users bodies with 400 and a taken service account name with 409, writing nothing", async () => {
     const fixture = await createTeamFixture(file.server);
     const token = fixture.developerToken;
-    const count = () => file.server.deps.sqlite.query<{ n: number }, []>("SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS n").get()!.n;
-    const before = count();
+    const count = async () => (await rawSql(file.server.deps.database, "SELECT CAST((SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS INTEGER) AS n"))[0]!.n as number;
+    const before = await count();
     for (const body of [{ name: "no-email", user_type: "user" }, { name: "x", email: "not-an-email" }, { name: "", user_type: "playerLogin" }, { name: "x", user_type: "admin" }, { name: "x", user_type: "playerLogin", team: 1 }]) {
       const res = await api(file.server.url, "POST", "/api/users", { token, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
     const taken = await api(file.server.url, "POST", "/api/users", { token, body: { name: "app", user_type: "playerLogin" } });
     expect(taken.status).toBe(409);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
     const service = await login(file.server.url, { api_key: fixture.backendKey });
     expect((await api(file.server.url, "POST", "/api/users", { token: service.access_token, body: { name: "z", user_type: "playerLogin" } })).status).toBe(403);
   });
