@@ -1,20 +1,22 @@
 /**
- * The offline speech engine alone (flite + resampling + MP3 encoding in workers), without the language model.
+ * The offline speech engine alone (flite + LAME resampling to 44.1 kHz and MP3 encoding, in workers), without the
+ * language model.
  * Run: `npx bun bench/speech-engine.ts [ttfc-iterations]`.
  *
  * 1. Real-time factor (synthesis time / audio duration) per typical sentence: flite alone on this thread,
- *    then the whole path through one worker for mp3 and pcm16 (what a request really costs).
+ *    the LAME encoder alone on this thread (wasm-media-encoders, 44.1 kHz), the pure-JS lamejs it replaced
+ *    for comparison when it is installed, then the whole path through one worker for mp3 and pcm16.
  * 2. Time to first chunk for a turn's first short clause on an idle pool: p50 / p99.
  * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
  *    pool is kept full (seconds of audio produced per wall-clock second).
  */
-import { loadConfig } from "../src/config.ts";
 import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
 import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
 import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
 import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
 import type { AudioFormat } from "../src/engine/types.ts";
-import { type AudioChunk, LocalSpeechProvider } from "../src/engine/tts/index.ts";
+import { type AudioChunk, LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
+import { Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 
 const SENTENCES = [
@@ -29,7 +31,7 @@ const SENTENCES = [
 ];
 const FIRST_CLAUSES = ["Hi there!", "Oh, hello!", "Wow, good question!", "Hmm, let me think.", "Yes!"];
 const ttfcIterations = Number(process.argv[2] ?? 60);
-const workers = loadConfig().ttsWorkers;
+const workers = Number(process.env.HOOT_TTS_WORKERS ?? usableCores());
 
 function audioSeconds(chunks: AudioChunk[]): number {
   let seconds = 0;
@@ -51,6 +53,35 @@ async function speak(tts: LocalSpeechProvider, text: string, format: AudioFormat
   return { firstMs, totalMs: performance.now() - started, seconds: audioSeconds(chunks) };
 }
 
+/** Milliseconds `fn` takes (best of three, after one warm-up run). */
+function timed(fn: () => unknown): number {
+  fn();
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/**
+ * The pure-JS lamejs encoder at 44.1 kHz (what hoot used before), for comparison, if the package is installed
+ * (`npm install --no-save @breezystack/lamejs`); it needs 44.1 kHz input and a bitrate it keeps at 44.1 kHz.
+ */
+async function lamejsEncoder(): Promise<((samples: Int16Array) => unknown) | null> {
+  const name = "@breezystack/lamejs";
+  const lib = (await import(name).catch(() => null)) as { Mp3Encoder: new (channels: number, rate: number, kbps: number) => { encodeBuffer(s: Int16Array): unknown; flush(): unknown } } | null;
+  if (!lib) return null;
+  return (samples) => {
+    const resampled = new Int16Array(Math.floor((samples.length * 44100) / 16000));
+    for (let i = 0; i < resampled.length; i++) resampled[i] = samples[Math.floor((i * 16000) / 44100)]!;
+    const encoder = new lib.Mp3Encoder(1, 44100, 64);
+    encoder.encodeBuffer(resampled);
+    return encoder.flush();
+  };
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -66,31 +97,37 @@ function table(rows: (string | number)[][]): void {
 // 1. Real-time factor per sentence.
 const module = await loadFliteModule();
 await runFlite(module, "Warming up.", DEFAULT_FLITE_VOICE, {});
-const single = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "1" }), { debug() {}, info() {}, warn() {}, error() {} });
+const single = new LocalSpeechProvider({ workers: 1 });
+const encoder = await Mp3Encoder.create();
+const lamejs = await lamejsEncoder();
 await single.ready();
-const rows: (string | number)[][] = [["sentence", "audio s", "flite RTF", "mp3 RTF", "pcm16 RTF"]];
-const totals = { audio: 0, flite: 0, mp3: 0, pcm: 0 };
+const rows: (string | number)[][] = [["sentence", "audio s", "flite RTF", "LAME RTF", "lamejs RTF", "mp3 RTF", "pcm16 RTF"]];
+const totals = { audio: 0, flite: 0, lame: 0, lamejs: 0, mp3: 0, pcm: 0 };
 for (const text of SENTENCES) {
   const started = performance.now();
   const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {});
   const fliteMs = performance.now() - started;
   const seconds = pcm.samples.length / pcm.sampleRate;
+  const lameMs = timed(() => encoder.encode(pcm.samples, pcm.sampleRate, () => false));
+  const lamejsMs = lamejs ? timed(() => lamejs(pcm.samples)) : Number.NaN;
   const mp3 = await speak(single, text, "mp3");
   const raw = await speak(single, text, "pcm16");
   totals.audio += seconds;
   totals.flite += fliteMs / 1000;
+  totals.lame += lameMs / 1000;
+  totals.lamejs += lamejsMs / 1000;
   totals.mp3 += mp3.totalMs / 1000;
   totals.pcm += raw.totalMs / 1000;
   const label = text.length > 44 ? `${text.slice(0, 41)}...` : text;
-  rows.push([label, seconds, fliteMs / 1000 / seconds, mp3.totalMs / 1000 / seconds, raw.totalMs / 1000 / seconds]);
+  rows.push([label, seconds, fliteMs / 1000 / seconds, lameMs / 1000 / seconds, lamejsMs / 1000 / seconds, mp3.totalMs / 1000 / seconds, raw.totalMs / 1000 / seconds]);
 }
-rows.push(["all sentences", totals.audio, totals.flite / totals.audio, totals.mp3 / totals.audio, totals.pcm / totals.audio]);
+rows.push(["all sentences", totals.audio, totals.flite / totals.audio, totals.lame / totals.audio, totals.lamejs / totals.audio, totals.mp3 / totals.audio, totals.pcm / totals.audio]);
 console.log(`Real-time factor (lower is faster; one worker, one request at a time)\n`);
 table(rows);
 await single.close();
 
 // 2. Time to first chunk on an idle pool.
-const pool = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: String(workers) }), { debug() {}, info() {}, warn() {}, error() {} });
+const pool = new LocalSpeechProvider({ workers });
 await pool.ready();
 await Bun.sleep(1000); // let every worker finish its warm-up
 const ttfc: Record<AudioFormat, number[]> = { mp3: [], pcm16: [] };

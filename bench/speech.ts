@@ -1,25 +1,35 @@
 /**
- * bun run bench:speech — speech, in one run:
- *   1. the offline engine's real-time factor alone (synthesis time / audio duration, one request at a time,
- *      through a worker, MP3), and its raw concurrent limit: workers / RTF;
- *   2. interact -> first `audio` event, p50/p99, with the local language model at full speed;
- *   3. the largest number of sessions talking at once whose audio still arrives faster than it plays: each
- *      session asks for a story at the same moment and plays its audio in real time from the first chunk; it
- *      falls behind if a chunk arrives after the previous ones have finished playing (BENCH_SLACK_MS grace).
- * Targets: first audio p50 <= 60 ms; >= 50 real-time sessions on 2 cores, >= 60% of the raw limit.
+ * bun run bench:speech — speech at 44.1 kHz MP3, in one run, against a fresh `hoot serve` process:
+ *   1. the engine alone: real-time factor through one worker (synthesis + encoding / audio), and the raw limit
+ *      workers / RTF;
+ *   2. one session: interact -> first `audio` event, p50 / p99;
+ *   3. talking sessions: N sessions each send their next turn as soon as the last one closes, for
+ *      BENCH_SECONDS. A turn stutters if a player starting 300 ms after its first audio would run dry; a turn
+ *      fails if it ends with an error; a turn whose speech was refused (admission: a text-only reply) counts
+ *      against real-time like a stutter, and its session waits the reply's reading time before its next turn.
+ *      Every audio message is checked to decode on its own (header bits and main_data_begin for all, a full
+ *      mpg123 decode for a sample). N grows until a limit is hit, then bisects; the largest N with <= 1% of
+ *      turns stuttering or refused and no failed turn is reported, with its interact -> first audio p50 / p99.
+ * The load generator runs on the same 2 cores as the server (a real machine would not share them), so the
+ * figures are a floor; measured while other work runs on the machine they are noisy.
+ * Goals (issue 18): >= 50 sessions; first audio p50 <= 300 ms, p99 <= 1.5 s under that load; p50 <= 40 ms alone.
+ * Settings: HOOT_TTS_WORKERS (default: usable cores), BENCH_SECONDS (20), BENCH_SESSIONS (fixed N, no search),
+ * BENCH_TURNS (one-session turns, 40).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config.ts";
-import { LocalSpeechProvider } from "../src/engine/tts/index.ts";
+import { MPEGDecoder } from "mpg123-decoder";
+import { LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 import { percentile, printTable } from "./load.ts";
 import { spawnServer } from "../test/helpers/process.ts";
 
-const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? navigator.hardwareConcurrency);
-const SLACK_MS = Number(process.env.BENCH_SLACK_MS ?? 100);
+const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? usableCores());
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const FIXED_SESSIONS = process.env.BENCH_SESSIONS ? Number(process.env.BENCH_SESSIONS) : null;
 const FIRST_AUDIO_TURNS = Number(process.env.BENCH_TURNS ?? 40);
+const PLAYER_DELAY_MS = 300;
 const SENTENCES = [
   "Hi there!",
   "Owls can turn their heads almost all the way around.",
@@ -27,11 +37,13 @@ const SENTENCES = [
   "That's right, three plus four makes seven, well done!",
   "The moon looks different every night because we see different parts of it lit by the sun.",
 ];
+const PROMPTS = ["Tell me a story about a dragon", "Hello!", "Why is the sky blue?", "Tell me a story about space", "What is 3 plus 4?", "I like cats", "Tell me a story about the sea"];
 
 const mp3Seconds = (bytes: Uint8Array) => splitFrames(bytes).reduce((s, f) => s + f.header.samples / f.header.sampleRate, 0);
+const mainDataBegin = (bytes: Uint8Array) => (bytes[4]! << 1) | (bytes[5]! >> 7);
 
-// 1. engine alone
-const provider = new LocalSpeechProvider({ ...loadConfig({}), ttsWorkers: 1 }, { info() {}, warn() {}, error() {}, debug() {} } as never);
+// 1. The engine alone, one worker, one sentence at a time.
+const provider = new LocalSpeechProvider({ workers: 1 });
 for (const text of SENTENCES) for await (const _ of provider.synthesize({ text, voice: {}, format: "mp3", signal: new AbortController().signal }));
 let synthMs = 0;
 let audioS = 0;
@@ -44,9 +56,8 @@ for (let round = 0; round < 3; round++) {
 }
 await provider.close();
 const rtf = synthMs / 1000 / audioS;
-const rawLimit = WORKERS / rtf;
 
-// 2 and 3 against a real server
+// 2 and 3 against a real server.
 const dir = mkdtempSync(join(tmpdir(), "hoot-bench-speech-"));
 const server = await spawnServer(dir, {
   HOOT_LOG_LEVEL: "warn",
@@ -54,6 +65,7 @@ const server = await spawnServer(dir, {
   HOOT_TTS_WORKERS: String(WORKERS),
   HOOT_WS_MAX_SOCKETS_PER_PLAYER: "10000",
   HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "100000",
+  HOOT_WS_MESSAGES_PER_MINUTE: "100000",
   HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
 });
 type Msg = Record<string, any>;
@@ -65,9 +77,24 @@ const devToken = (await post("/api/auth/login", { api_key: creds.developer_api_k
 const player = await post("/api/players", { external_id: "bench" }, devToken);
 const playerToken = async () => (await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token as string;
 
-async function session(): Promise<{ ws: WebSocket; turn(text: string): Promise<{ firstAudio: number; chunks: { at: number; seconds: number }[] }> }> {
+interface Turn {
+  firstAudio: number;
+  audio: { at: number; seconds: number }[];
+  failed: boolean;
+  /** Messages whose header bits or main_data_begin say they would not decode on their own. */
+  badMessages: number;
+  /** Characters of the reply. */
+  chars: number;
+}
+
+const samples: Uint8Array[] = [];
+
+async function session(): Promise<{ ws: WebSocket; turn(text: string): Promise<Turn> }> {
   const ws = new WebSocket(wsUrl);
-  await new Promise((resolve) => (ws.onopen = resolve));
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
   const handlers = new Map<string, (m: Msg) => void>();
   ws.onmessage = (e) => {
     const m = JSON.parse(String(e.data)) as Msg;
@@ -87,74 +114,162 @@ async function session(): Promise<{ ws: WebSocket; turn(text: string): Promise<{
       new Promise((resolve) => {
         const uid = crypto.randomUUID();
         const t0 = performance.now();
-        const chunks: { at: number; seconds: number }[] = [];
+        const turn: Turn = { firstAudio: -1, audio: [], failed: false, badMessages: 0, chars: 0 };
         handlers.set(uid, (m) => {
-          if (m.event === "audio") chunks.push({ at: performance.now() - t0, seconds: mp3Seconds(new Uint8Array(Buffer.from(m.audio, "base64"))) });
-          if (m.kind === "close") resolve({ firstAudio: chunks[0]?.at ?? -1, chunks });
+          if (m.event === "audio") {
+            const at = performance.now() - t0;
+            const bytes = new Uint8Array(Buffer.from(m.audio, "base64"));
+            if (turn.firstAudio < 0) turn.firstAudio = at;
+            let seconds = 0;
+            try {
+              seconds = mp3Seconds(bytes);
+              if (bytes[0] !== 0xff || bytes[1] !== 0xfb || mainDataBegin(bytes) !== 0 || m.sample_rate !== 44100) turn.badMessages++;
+            } catch {
+              turn.badMessages++;
+            }
+            if (samples.length < 400 && Math.random() < 0.2) samples.push(bytes);
+            turn.audio.push({ at, seconds });
+          }
+          if (m.event === "text_complete") turn.chars = String(m.text).length;
+          if (m.event === "interaction_error" || m.kind === "error") turn.failed = true;
+          if (m.kind === "close") {
+            handlers.delete(uid);
+            resolve(turn);
+          }
         });
         ws.send(JSON.stringify({ type: "stream", kind: "interact", uid, text, context: {}, audio_output: true }));
       }),
   };
 }
 
-/** True when every chunk arrives before the audio before it has finished playing. */
-function keepsUp(chunks: { at: number; seconds: number }[]): boolean {
-  if (chunks.length === 0) return false;
-  let playedUntil = chunks[0]!.at;
-  for (const c of chunks) {
-    if (c.at > playedUntil + SLACK_MS) return false;
-    playedUntil = Math.max(playedUntil, c.at) + c.seconds * 1000;
+/** True when a player that starts PLAYER_DELAY_MS after the first audio plays to the end without running dry. */
+function stutters(turn: Turn): boolean {
+  if (turn.audio.length === 0) return false;
+  let playedUntil = turn.audio[0]!.at + PLAYER_DELAY_MS;
+  for (const [i, chunk] of turn.audio.entries()) {
+    if (i > 0 && chunk.at > playedUntil) {
+      if (process.env.BENCH_DEBUG) console.error(`    dry before message ${i}/${turn.audio.length}: ${(chunk.at - playedUntil).toFixed(0)} ms late; arrivals ${turn.audio.map((c) => `${c.at.toFixed(0)}+${c.seconds.toFixed(1)}s`).join(" ")}`);
+      return true;
+    }
+    playedUntil = Math.max(playedUntil, chunk.at) + chunk.seconds * 1000;
   }
-  return true;
+  return false;
 }
+
+interface Attempt {
+  sessions: number;
+  turns: number;
+  stuttered: number;
+  failed: number;
+  silent: number;
+  badMessages: number;
+  firstAudio: number[];
+  audioSeconds: number;
+}
+
+async function attempt(n: number): Promise<Attempt> {
+  const sessions = await Promise.all(Array.from({ length: n }, () => session()));
+  const result: Attempt = { sessions: n, turns: 0, stuttered: 0, failed: 0, silent: 0, badMessages: 0, firstAudio: [], audioSeconds: 0 };
+  const end = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    sessions.map(async (s, i) => {
+      // Spread the first turns over a second, as children do not all speak in the same millisecond.
+      await Bun.sleep(Math.random() * 1000);
+      for (let k = i; performance.now() < end; k++) {
+        const turn = await s.turn(PROMPTS[k % PROMPTS.length]!);
+        result.turns++;
+        if (turn.failed) result.failed++;
+        else if (turn.audio.length === 0) {
+          // Refused speech (a text-only reply): the child reads it before answering, instead of asking again at once.
+          result.silent++;
+          await Bun.sleep((turn.chars / 15) * 1000);
+        }
+        if (stutters(turn)) result.stuttered++;
+        result.badMessages += turn.badMessages;
+        if (turn.firstAudio >= 0) result.firstAudio.push(turn.firstAudio);
+        result.audioSeconds += turn.audio.reduce((sum, c) => sum + c.seconds, 0);
+      }
+    }),
+  );
+  for (const s of sessions) s.ws.close();
+  await Bun.sleep(500);
+  return result;
+}
+
+/** Real-time speech for the sessions: no failed turn, no bad message, and at most 1% of turns stuttering or refused speech. */
+const passes = (a: Attempt) => a.failed === 0 && a.badMessages === 0 && a.stuttered + a.silent <= a.turns * 0.01;
 
 try {
   const one = await session();
-  const prompts = ["Hello!", "What is 3 plus 4?", "I like cats", "Why is the sky blue?", "."];
-  await one.turn("warm up");
+  for (const prompt of PROMPTS) await one.turn(prompt);
   const firstAudio: number[] = [];
-  for (let i = 0; i < FIRST_AUDIO_TURNS; i++) firstAudio.push((await one.turn(prompts[i % prompts.length]!)).firstAudio);
+  for (let i = 0; i < FIRST_AUDIO_TURNS; i++) firstAudio.push((await one.turn(["Hello!", "What is 3 plus 4?", "I like cats", "Why is the sky blue?", "."][i % 5]!)).firstAudio);
   one.ws.close();
 
-  const tries: { sessions: number; keptUp: number; audioSeconds: number; wallSeconds: number }[] = [];
-  const attempt = async (n: number) => {
-    const sessions = await Promise.all(Array.from({ length: n }, () => session()));
-    const t0 = performance.now();
-    const results = await Promise.all(sessions.map((s, i) => s.turn(`Tell me a story about ${["a dragon", "space", "the sea", "a robot"][i % 4]}`)));
-    const wall = (performance.now() - t0) / 1000;
-    for (const s of sessions) s.ws.close();
-    const keptUp = results.filter((r) => keepsUp(r.chunks)).length;
-    const audio = results.reduce((sum, r) => sum + r.chunks.reduce((a, c) => a + c.seconds, 0), 0);
-    tries.push({ sessions: n, keptUp, audioSeconds: audio, wallSeconds: wall });
-    return keptUp === n;
+  const tries: Attempt[] = [];
+  const run = async (n: number) => {
+    const a = await attempt(n);
+    tries.push(a);
+    console.error(`  ${n} sessions: ${a.turns} turns, ${a.stuttered} stuttered, ${a.failed} failed, ${a.silent} silent, first audio p50 ${percentile(a.firstAudio, 0.5).toFixed(0)} ms`);
+    return passes(a);
   };
-  // Grow until some session falls behind, then bisect between the last good and the first bad count.
   let good = 0;
-  let bad = 0;
-  for (let n = 10; n <= 400; n = Math.ceil(n * 1.5)) {
-    if (await attempt(n)) good = n;
-    else {
-      bad = n;
-      break;
+  if (FIXED_SESSIONS) {
+    if (await run(FIXED_SESSIONS)) good = FIXED_SESSIONS;
+  } else {
+    // Grow until a limit is hit, then bisect between the last good and the first bad count.
+    let bad = 0;
+    for (let n = 20; n <= 400; n = Math.ceil(n * 1.4)) {
+      if (await run(n)) good = n;
+      else {
+        bad = n;
+        break;
+      }
+    }
+    while (bad && bad - good > Math.max(2, good * 0.08)) {
+      const mid = Math.floor((good + bad) / 2);
+      if (await run(mid)) good = mid;
+      else bad = mid;
     }
   }
-  while (bad && bad - good > Math.max(2, good * 0.1)) {
-    const mid = Math.floor((good + bad) / 2);
-    if (await attempt(mid)) good = mid;
-    else bad = mid;
+
+  // A full decode of a sample of the messages, each alone with a fresh decoder (after the timed part).
+  let decodeErrors = 0;
+  for (const bytes of samples) {
+    const decoder = new MPEGDecoder();
+    await decoder.ready;
+    const out = decoder.decode(bytes);
+    if (out.errors.length > 0 || out.samplesDecoded !== splitFrames(bytes).length * 1152) decodeErrors++;
+    decoder.free();
   }
 
-  console.log(`\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores, MP3\n`);
+  const best = tries.filter((t) => t.sessions === good).at(-1);
+  console.log(`\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores (load generator on the same cores), 44.1 kHz MP3, ${SECONDS} s per attempt\n`);
   printTable([
-    { measure: "engine real-time factor (synthesis / audio)", value: rtf, target: "" },
-    { measure: "engine raw limit: workers / RTF (sessions)", value: rawLimit, target: "" },
-    { measure: "interact -> first audio p50 (ms)", value: percentile(firstAudio, 0.5), target: "<= 60" },
-    { measure: "interact -> first audio p99 (ms)", value: percentile(firstAudio, 0.99), target: "" },
-    { measure: "real-time sessions (none falls behind)", value: good, target: ">= 50" },
-    { measure: "real-time sessions / raw limit", value: `${((good / rawLimit) * 100).toFixed(0)}%`, target: ">= 60%" },
+    { measure: "engine real-time factor (synthesis + encoding / audio, 1 worker)", value: rtf, goal: "" },
+    { measure: "engine raw limit: workers / RTF (sessions)", value: WORKERS / rtf, goal: "" },
+    { measure: "interact -> first audio p50, one session (ms)", value: percentile(firstAudio, 0.5), goal: "<= 40" },
+    { measure: "interact -> first audio p99, one session (ms)", value: percentile(firstAudio, 0.99), goal: "" },
+    { measure: "talking sessions kept real-time (<= 1% stutter or refused, none failed)", value: good, goal: ">= 50" },
+    { measure: "  of the raw limit", value: `${((good / (WORKERS / rtf)) * 100).toFixed(0)}%`, goal: "" },
+    { measure: "interact -> first audio p50 at that load (ms)", value: best ? percentile(best.firstAudio, 0.5) : "-", goal: "<= 300" },
+    { measure: "interact -> first audio p99 at that load (ms)", value: best ? percentile(best.firstAudio, 0.99) : "-", goal: "<= 1500" },
+    { measure: "audio messages decoded alone (sample), errors", value: `${samples.length}, ${decodeErrors}`, goal: "0 errors" },
   ]);
   console.log("\nattempts:");
-  printTable(tries.map((t) => ({ sessions: t.sessions, "kept up": t.keptUp, "audio s": t.audioSeconds, "wall s": t.wallSeconds })));
+  printTable(
+    tries.map((t) => ({
+      sessions: t.sessions,
+      turns: t.turns,
+      "stutter %": (t.stuttered / Math.max(1, t.turns)) * 100,
+      failed: t.failed,
+      "refused": t.silent,
+      "bad msgs": t.badMessages,
+      "first audio p50": percentile(t.firstAudio, 0.5),
+      p99: percentile(t.firstAudio, 0.99),
+      "audio s / wall s": t.audioSeconds / SECONDS,
+    })),
+  );
 } finally {
   server.proc.kill("SIGTERM");
   await server.proc.exited;

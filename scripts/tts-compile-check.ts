@@ -1,5 +1,5 @@
 /**
- * Proves the local speech engine survives `bun build --compile`: builds a tiny executable from
+ * Proves the local speech engine (flite, its worker and the LAME encoder) survives `bun build --compile`: builds a tiny executable from
  * test/engine/tts/fixtures/compiled-entry.ts plus the flite worker entrypoint, copies it alone into an empty
  * temporary folder, runs it there and checks that it spoke. Run: `npx bun scripts/tts-compile-check.ts`.
  *
@@ -20,8 +20,14 @@ export interface CompileCheckResult {
   bytes: number;
   frames: number;
   sampleRate: number;
+  /** The first two bytes of the audio: FF FB for MPEG-1 Layer III without CRC. */
+  firstBytes: number[];
+  /** Every chunk's first frame takes no bits from before it. */
+  decodableAlone: boolean;
   workerPath: string | null;
+  /** flite's wasm and LAME's wasm came from inside the executable. */
   embeddedWasm: boolean;
+  embeddedMp3Wasm: boolean;
 }
 
 /**
@@ -54,7 +60,14 @@ if (import.meta.main) {
   let ok = true;
   for (const extraArgs of [[], ["--root", "src"]]) {
     const result = await compileCheck(extraArgs);
-    const good = result.bytes > 1000 && result.sampleRate === 32000 && result.embeddedWasm && (result.workerPath?.includes("$bunfs") ?? false);
+    const good =
+      result.bytes > 1000 &&
+      result.sampleRate === 44100 &&
+      result.firstBytes.join() === "255,251" &&
+      result.decodableAlone &&
+      result.embeddedWasm &&
+      result.embeddedMp3Wasm &&
+      (result.workerPath?.includes("$bunfs") ?? false);
     console.log(good ? "ok" : "FAILED", extraArgs.join(" ") || "(default root)", result);
     ok &&= good;
   }

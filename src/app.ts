@@ -14,7 +14,10 @@ import { serviceAccountsRoutes } from "./service-accounts/index.ts";
 import { teamsRoutes } from "./teams/index.ts";
 import { operatorRoutes } from "./operator/index.ts";
 import { policiesRoutes } from "./policies/index.ts";
+import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
+import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
+import { configsRoutes } from "./configs/index.ts";
 import { consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
@@ -68,7 +71,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(teamsRoutes(deps))
     .use(operatorRoutes(deps))
     .use(policiesRoutes(deps))
-    .use(consoleRoutes(deps));
+    .use(safetyPoliciesRoutes(deps))
+    .use(incidentsRoutes(deps))
+    .use(consoleRoutes(deps))
+    .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
   return app;

@@ -5,7 +5,7 @@
  * Bun loads `.env` (and `.env.local`, `.env.$NODE_ENV`) from the working folder before this runs, so a
  * `.env` file works for `bun src/main.ts`, `npm start` and the compiled binary alike.
  */
-import { cpus } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
@@ -63,6 +63,11 @@ export interface Config {
   ttsModel: string;
   ttsWorkers: number;
   ttsTimeoutMs: number;
+  // speech capacity (admission control): see the README's "Speech" section
+  /** Turns that may speak at once; 0 = derived from the engine's measured speed (openai: no limit). */
+  ttsMaxTurns: number;
+  /** New turns get no speech while the speech queue is this late. */
+  ttsMaxLagMs: number;
 
   // accounts
   /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
@@ -74,6 +79,12 @@ export interface Config {
   moderationModel: string;
   /** Past this, a check fails safe: the sentence is held (replaced by a safe line), never passed. */
   moderationTimeoutMs: number;
+
+  // utilities (src/engine/utilities): classify/extract side calls
+  /** Deadline of one utility call; past it the utility's value is a `utility_timeout` error. */
+  utilityTimeoutMs: number;
+  /** Model for utility side calls with the `openai` provider ("" = HOOT_LLM_MODEL). */
+  utilityModel: string;
 
   // developer console (src/console): single sign-on and sessions
   /** OpenID Connect issuer URL, or null: then the console offers sign-in with a developer API key. */
@@ -177,8 +188,11 @@ export function loadConfig(env: Env = process.env): Config {
     ttsBaseUrl: read.string("HOOT_TTS_BASE_URL", "https://api.openai.com/v1"),
     ttsApiKey: read.string("HOOT_TTS_API_KEY", ""),
     ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
-    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, cpus().length), 1, 256),
+    // The cores this process may run on (its CPU affinity, as `nproc` says), not the machine's.
+    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, availableParallelism()), 1, 256),
     ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
+    ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
+    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 300, 50, 600_000),
 
     // accounts
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
@@ -188,6 +202,9 @@ export function loadConfig(env: Env = process.env): Config {
     moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+    // utilities
+    utilityTimeoutMs: read.int("HOOT_UTILITY_TIMEOUT_MS", 10_000, 10, 600_000),
+    utilityModel: read.string("HOOT_UTILITY_MODEL", ""),
 
     ...readConsoleSettings(read, problems),
 

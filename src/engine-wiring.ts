@@ -1,16 +1,30 @@
 /**
  * The one place that maps the app's settings onto the engine: it chooses the language model
- * (HOOT_LLM_PROVIDER) and the speech provider (HOOT_TTS_PROVIDER) and fills the engine's own options.
- * Nothing in src/engine reads settings.
+ * (HOOT_LLM_PROVIDER), the speech provider (HOOT_TTS_PROVIDER) and the safety moderation model
+ * (HOOT_MODERATION_PROVIDER), and fills the engine's own options. Nothing in src/engine reads settings.
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { createEngine, createLocalLlm, createOpenAiLlm, type Engine, type LlmProvider } from "./engine/index.ts";
+import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type UtilityModel } from "./engine/index.ts";
 import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
+import { createModeration } from "./engine/safety/moderation/create.ts";
+import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
 /** The engine for `config`. */
 export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
-  const tts = createTtsProvider(config, logger.child({ component: "tts" }));
+  const tts = createTtsProvider(
+    {
+      provider: config.ttsProvider,
+      workers: config.ttsWorkers,
+      timeoutMs: config.ttsTimeoutMs,
+      maxTurns: config.ttsMaxTurns,
+      maxLagMs: config.ttsMaxLagMs,
+      baseUrl: config.ttsBaseUrl,
+      apiKey: config.ttsApiKey,
+      model: config.ttsModel,
+    },
+    logger.child({ component: "tts" }),
+  );
   // Warm the speech workers in the background, so the first child does not wait for the engine to compile.
   if (tts instanceof LocalSpeechProvider) {
     tts.ready().catch((error: unknown) => logger.error({ event: "tts_unavailable", err: (error as Error).message }, "speech engine failed to start"));
@@ -21,7 +35,23 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
     logger: logger.child({ component: "engine" }),
     historyBudgetChars: config.historyBudgetChars,
     llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
+    utilities: createUtilityModel(config),
+    utilityTimeoutMs: config.utilityTimeoutMs,
   });
+}
+
+/**
+ * The utility model for the language model provider: side calls to the same OpenAI-compatible server
+ * (HOOT_UTILITY_MODEL, else HOOT_LLM_MODEL), or the local deterministic rules.
+ * @example const utilities = createUtilityModel(loadConfig())
+ */
+export function createUtilityModel(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "llmApiKey" | "llmModel" | "utilityModel">): UtilityModel {
+  switch (config.llmProvider) {
+    case "openai":
+      return createOpenAiUtilityModel({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.utilityModel || config.llmModel });
+    case "local":
+      return createLocalUtilityModel();
+  }
 }
 
 /**
@@ -35,4 +65,15 @@ export function createLlm(config: Pick<Config, "llmProvider" | "llmBaseUrl" | "l
     case "local":
       return createLocalLlm({ tokensPerSecond: config.localTokensPerSecond });
   }
+}
+
+/**
+ * The moderation model behind the safety rules (HOOT_MODERATION_PROVIDER: none, openai or guard) and the
+ * time after which a check fails safe (the text is held, never passed).
+ * @example const { provider, timeoutMs } = buildModeration(loadConfig())
+ */
+export function buildModeration(
+  config: Pick<Config, "moderationProvider" | "moderationBaseUrl" | "moderationApiKey" | "moderationModel" | "moderationTimeoutMs">,
+): { provider: ModerationProvider | null; timeoutMs: number } {
+  return { provider: createModeration(config), timeoutMs: config.moderationTimeoutMs };
 }

@@ -8,6 +8,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { TURN_ERROR_CODES } from "./engine/frames.ts";
+import { UTILITY_ERROR_CODES } from "./engine/utilities/types.ts";
 
 /** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
 export const ERROR_CODES = [
@@ -27,6 +28,8 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // child safety (issue 11): a team policy the library refused
+  "invalid_policy",
   "payload_too_large",
   "unsupported_media_type",
   "too_many_requests",
@@ -53,6 +56,9 @@ export const ERROR_CODES = [
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // utilities and stored configurations (a configuration reference, a utility an interact or run names)
+  "unknown_reference",
+  "unknown_utility",
   // interact websocket: connection-fatal, sent before the close (PROTOCOL.md section 4)
   "auth_timeout",
   "message_too_large",
@@ -66,6 +72,8 @@ export const ERROR_CODES = [
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
+  ...UTILITY_ERROR_CODES,
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -5,6 +5,8 @@ import m1 from "../../drizzle/0001_team_members_user_team.sql" with { type: "tex
 import m2 from "../../drizzle/0002_operator_keys.sql" with { type: "text" };
 import m3 from "../../drizzle/0003_console.sql" with { type: "text" };
 import m4 from "../../drizzle/0004_key_check_and_encrypted_text.sql" with { type: "text" };
+import m5 from "../../drizzle/0005_safety.sql" with { type: "text" };
+import m6 from "../../drizzle/0006_stored_configs.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320038681, breakpoints: true, sql: m0 },
@@ -12,4 +14,6 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0002_operator_keys", when: 1795462636869, breakpoints: true, sql: m2 },
   { tag: "0003_console", when: 1795464452998, breakpoints: true, sql: m3 },
   { tag: "0004_key_check_and_encrypted_text", when: 1795465645745, breakpoints: true, sql: m4 },
+  { tag: "0005_safety", when: 1795466350642, breakpoints: true, sql: m5 },
+  { tag: "0006_stored_configs", when: 1795467654098, breakpoints: true, sql: m6 },
 ];

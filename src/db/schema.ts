@@ -176,6 +176,78 @@ export const hootMeta = sqliteTable("hoot_meta", {
   value: text("value").notNull(),
 });
 
+// --- child safety (issue 11): team policies and incidents ---
+
+/**
+ * A team's own safety policy: a validated TeamPolicyBody (src/engine/safety/policy/model.ts) stored as JSON.
+ * `version` grows with every change, so compiled copies are cached by (id, version) and a session keeps the
+ * copy it resolved until it reconfigures.
+ */
+export const safetyPolicies = sqliteTable(
+  "safety_policies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    body: text("body").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (table) => [uniqueIndex("safety_policies_team_name").on(table.teamId, table.name)],
+);
+
+/**
+ * A safety escalation (self-harm or abuse disclosed, grooming in a reply, repeated boundary testing): who,
+ * what kind, which way, when and in which session; never the child's words or the model's. Deleted with
+ * the player (and with the team).
+ */
+export const safetyIncidents = sqliteTable(
+  "safety_incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    playerId: integer("player_id")
+      .notNull()
+      .references(() => players.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    category: text("category").notNull(),
+    action: text("action").notNull(),
+    direction: text("direction", { enum: ["input", "output"] }).notNull(),
+    policy: text("policy").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("safety_incidents_team").on(table.teamId, table.id), index("safety_incidents_player").on(table.playerId, table.id)],
+);
+
+/**
+ * Named, versioned configurations and utilities a team stores (`/api/configs`, `/api/utilities`) and refers
+ * to from a session's configuration (`{"reference": "name@v2"}`). Every PUT adds a row with the next version;
+ * rows are never changed, so a reference to a version always means the same thing. `body` is the JSON text.
+ */
+export const storedConfigs = sqliteTable(
+  "stored_configs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["config", "utility"] }).notNull(),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    description: text("description"),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
@@ -186,3 +258,6 @@ export type OperatorKey = typeof operatorKeys.$inferSelect;
 export type ConsoleSession = typeof consoleSessions.$inferSelect;
 export type ConsoleLogin = typeof consoleLogins.$inferSelect;
 export type ConsoleInvitation = typeof consoleInvitations.$inferSelect;
+export type SafetyPolicyRow = typeof safetyPolicies.$inferSelect;
+export type SafetyIncident = typeof safetyIncidents.$inferSelect;
+export type StoredConfig = typeof storedConfigs.$inferSelect;

@@ -21,6 +21,9 @@ import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
 import type { OperatorKeyRepo } from "../operator/repo.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
 import type { ConsoleRepo } from "../console/repo.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
+import type { StoredConfigRepo } from "../configs/repo.ts";
 import type { MetaRepo } from "./meta.ts";
 
 /** Every repository, and the transaction that spans them. */
@@ -39,6 +42,9 @@ export interface Repositories {
   operatorKeys: OperatorKeyRepo;
   conversations: ConversationRepo;
   console: ConsoleRepo;
+  incidents: IncidentRepo;
+  safetyPolicies: SafetyPolicyRepo;
+  storedConfigs: StoredConfigRepo;
   meta: MetaRepo;
 }
 

@@ -6,22 +6,29 @@
 import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";
 import { silentLogger, type EngineLogger } from "./logger.ts";
-import { passThroughSafety, type SafetyStage } from "./safety/index.ts";
+import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
-import type { Engine } from "./types.ts";
+import type { Engine, TurnInput } from "./types.ts";
+import { createLocalUtilityModel, hasUtilities, runStandalone, turnUtilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
 
 export interface EngineOptions {
   llm: LlmProvider;
   /** Null: no audio is produced (the `complete` frame still says audio was asked for). */
   tts: TtsProvider | null;
   logger?: EngineLogger;
-  /** The safety stage; pass-through until a policy exists. */
+  /** The safety stage (default: the output gate driven by each turn's `TurnInput.safety`). */
   safety?: SafetyStage;
   /** Characters of remembered conversation the model sees (default 6000). */
   historyBudgetChars?: number;
   /** How long to wait for the model's first token and between tokens (default 15 s and 10 s). */
   llmTimeouts?: StreamTimeouts;
+  /** Answers utilities (default: the local deterministic rules). */
+  utilities?: UtilityModel;
+  /** Deadline of one utility call (default 10 s). */
+  utilityTimeoutMs?: number;
+  /** The safety checks utilities go through for a turn or a policy name (default: the turn's own output check, else the built-in policy of that name). */
+  utilityChecker?: (policyName: string, input?: TurnInput) => UtilityChecker;
 }
 
 /**
@@ -33,14 +40,25 @@ export function createEngine(options: EngineOptions): Engine {
   const deps = {
     llm: options.llm,
     tts: options.tts,
-    safety: options.safety ?? passThroughSafety,
+    safety: options.safety ?? turnSafetyStage,
     historyBudgetChars: options.historyBudgetChars ?? 6000,
     llmTimeouts: options.llmTimeouts ?? { firstTokenMs: 15_000, stallMs: 10_000 },
+  };
+  const utilities = {
+    model: options.utilities ?? createLocalUtilityModel(),
+    timeoutMs: options.utilityTimeoutMs ?? 10_000,
+    checker: options.utilityChecker ?? turnUtilityChecker,
   };
   let turns = 0;
   let closing: Promise<void> | null = null;
   return {
-    runTurn: (input) => runTurn(input, { ...deps, logger: logger.child({ turn: ++turns }) }),
+    runTurn: (input) => {
+      const turnLogger = logger.child({ turn: ++turns });
+      // A turn without utilities is the pipeline itself: no extra generator hop per frame.
+      if (!hasUtilities(input.config.utilities)) return runTurn(input, { ...deps, logger: turnLogger });
+      return withUtilities(input, { ...utilities, logger: turnLogger }, (inner) => runTurn(inner, { ...deps, logger: turnLogger }));
+    },
+    runUtilities: (request) => runStandalone(request, { ...utilities, logger: logger.child({ utilities: "run" }) }),
     voices: () => options.tts?.voices() ?? [],
     close: () => {
       closing ??= Promise.allSettled([options.llm.close(), options.tts?.close()]).then(() => {});

@@ -22,7 +22,7 @@ import type { StreamTimeouts } from "./llm/timeouts.ts";
 import type { EngineLogger } from "./logger.ts";
 import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
-import type { SafetyStage } from "./safety/index.ts";
+import { scriptedReply, type SafetyStage } from "./safety/index.ts";
 import { speechStage } from "./speech/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { toErrorFrame } from "./turn-errors.ts";
@@ -59,8 +59,13 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
-  const tokens = llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
-  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy };
+  // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
+  // checked again; otherwise the turn's TurnSafety gates the model's reply sentence by sentence.
+  const scripted = input.reply !== undefined;
+  const tokens = scripted
+    ? scriptedReply(input.reply as string)
+    : llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
+  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
   const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
   const sentences = input.audioOutput && deps.tts ? new Channel<string>(signal) : null;

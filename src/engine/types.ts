@@ -6,6 +6,8 @@
  * It yields TurnFrame values (frames.ts) and knows nothing of websockets, JSON or base64.
  */
 import type { TurnFrame } from "./frames.ts";
+import type { TurnSafety } from "./safety/safety-stage.ts";
+import type { UtilityPlan, UtilityRunRequest, UtilityRunResult } from "./utilities/types.ts";
 
 /** Values allowed in an interact `context`. */
 export type ContextValue = string | number | boolean;
@@ -28,6 +30,8 @@ export interface TurnConfig {
   language_code: string;
   /** The safety policy's name (see safety/policies.ts); the safety stage reads it per turn. */
   safety_policy: string;
+  /** The utilities this turn runs on its input, beside it and on its output (utilities/hooks.ts). */
+  utilities?: UtilityPlan;
 }
 
 /** One remembered message of the player's conversation, oldest first. */
@@ -46,6 +50,10 @@ export interface TurnInput {
   audioOutput: boolean;
   /** Aborted on interrupt, a new interact, socket close or shutdown. */
   signal: AbortSignal;
+  /** The caller's safety policy for this turn: gates the reply sentence by sentence (absent: not checked). */
+  safety?: TurnSafety;
+  /** A reply already decided (a safety policy's redirect line): said instead of calling the model. */
+  reply?: string;
 }
 
 export interface Engine {
@@ -54,6 +62,8 @@ export interface Engine {
    * Once `input.signal` aborts it yields nothing more and ends promptly, without throwing.
    */
   runTurn(input: TurnInput): AsyncIterable<TurnFrame>;
+  /** Runs utilities outside a turn (the `run` request); never rejects for a utility's failure. */
+  runUtilities(request: UtilityRunRequest): Promise<UtilityRunResult>;
   /** Names of the voices `voice_profile.voice_id` may take (for configuration checks). */
   voices(): string[];
   /** Frees workers and connections. */

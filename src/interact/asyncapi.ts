@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 function requestPayload(kind: RequestKind): TSchema {
   if (kind === "set_configuration") return Type.Composite([Type.Omit(RequestSchemas.set_configuration, ["config"]), Type.Object({ config: ConfigSchema })], { additionalProperties: false });
   if (kind === "merge_configuration") {
-    return Type.Composite([Type.Omit(RequestSchemas.merge_configuration, ["config"]), Type.Object({ config: Type.Partial(ConfigSchema) })], { additionalProperties: false });
+    return Type.Composite([Type.Omit(RequestSchemas.merge_configuration, ["config"]), Type.Object({ config: Type.Optional(Type.Partial(ConfigSchema)) })], { additionalProperties: false });
   }
   return RequestSchemas[kind];
 }

@@ -5,7 +5,7 @@
  * Object.fromEntries, so a key such as "__proto__" or "constructor" stays an ordinary key (and is refused by
  * the schema) instead of reaching an object's prototype.
  */
-import { DEFAULT_SAFETY_POLICY, findSafetyPolicy, safetyPolicyNames } from "../engine/safety/index.ts";
+import { DEFAULT_SAFETY_POLICY } from "../engine/safety/index.ts";
 import type { TurnConfig } from "../engine/types.ts";
 import type { SessionConfig } from "./model.ts";
 
@@ -37,20 +37,15 @@ function policyName(config: SessionConfig): string | null {
 }
 
 /**
- * Checks what the schema cannot: known voices, policies and utilities. A sentence naming the field, or null.
+ * Checks what the schema cannot: known voices (the safety policy is resolved within the player's team by the
+ * session's guard, safety.ts; utility definitions are checked before the schema, configure.ts). A sentence
+ * naming the field, or null.
  * @example validateConfiguration({ prompt: "x", voice_profile: { voice_id: "darth" } }, ["slt"]) // 'field "config.voice_profile.voice_id": unknown voice "darth" ...'
  */
 export function validateConfiguration(config: SessionConfig, voices: readonly string[]): string | null {
   const voice = config.voice_profile?.voice_id;
   if (voice !== undefined && !voices.includes(voice)) {
     return `field "config.voice_profile.voice_id": unknown voice "${voice}" (available: ${voices.join(", ")})`;
-  }
-  const policy = policyName(config);
-  if (policy !== null && !findSafetyPolicy(policy)) {
-    return `field "config.safety_policy": unknown policy "${policy}" (available: ${safetyPolicyNames().join(", ")})`;
-  }
-  for (const [name, utility] of Object.entries(config.utilities ?? {})) {
-    if (utility !== null) return `field "config.utilities.${name}": unknown utility "${name}" (no utilities are configured on this server)`;
   }
   return null;
 }

@@ -14,7 +14,9 @@ import type { Deps } from "../deps.ts";
 import type { Engine } from "../engine/types.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import type { History } from "./history.ts";
+import { storedConfigLookup } from "../configs/repo.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
+import { createSafetyPorts } from "./safety-ports.ts";
 
 export interface Connections {
   /** Open sockets. */
@@ -37,9 +39,9 @@ interface Connection {
 
 /**
  * The bookkeeping for one server.
- * @example const connections = createConnections(deps, engine, conversationHistory(deps.db, budget))
+ * @example const connections = createConnections(deps, engine, conversationHistory(deps, budget))
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations">, engine: Engine, history: History): Connections {
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store">, engine: Engine, history: History): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
   const pendingByAddress = new Map<string, number>();
@@ -57,7 +59,9 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
   const ports: Omit<SessionPorts, "admit"> = {
     engine,
     history,
+    stored: storedConfigLookup(deps.store),
     logger,
+    safety: createSafetyPorts(deps),
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,
       maxMessageBytes: config.wsMaxMessageBytes,
@@ -68,7 +72,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
     // The only use of the auth module's caller resolver.
     authenticate: async (token): Promise<PlayerIdentity | null> => {
       const caller = await deps.callers.fromToken(token);
-      if (caller?.kind === "player") return { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, expiresAt: caller.expiresAt };
+      if (caller?.kind === "player") return { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
       metrics.authFailures.inc({ reason: "ws_bad_token" });
       logger.warn({ event: "ws_auth_failed", tokenChars: token.length }, "interact authentication failed");
       return null;

@@ -7,6 +7,7 @@
 import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { MAX_UTILITIES, UtilitySchema } from "./utility-schema.ts";
 
 const Uid = Type.String({ minLength: 1, maxLength: 128 });
 const Time = Type.String({ maxLength: 64 });
@@ -31,7 +32,12 @@ export const ConfigSchema = Type.Object(
     prompt: Type.String({ minLength: 1, maxLength: 20_000 }),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     safety_policy: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Reference, Type.Null()])),
-    utilities: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown())),
+    utilities: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.Union([UtilitySchema, Type.Null()]), {
+        maxProperties: MAX_UTILITIES,
+        description: 'Utilities by name. A value may also be {"reference": "name"} or a name (a stored utility, resolved when the configuration is set) or null (none).',
+      }),
+    ),
     voice_profile: Type.Optional(VoiceProfileSchema),
     audio_format: Type.Optional(Type.Union([Type.Literal("mp3"), Type.Literal("pcm16")])),
     language_code: Type.Optional(Type.String({ pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", maxLength: 35 })),
@@ -47,6 +53,28 @@ function requestSchema<K extends string, P extends TProperties>(kind: K, fields:
   return Type.Object({ type: Type.Literal("request"), kind: Type.Literal(kind), ...Envelope, ...fields }, { additionalProperties: false, title: `${kind} request`, description });
 }
 
+/** `render_prompt` and `run`, as the hosted engine's SDKs send them (ug-python-sdk messages.py). */
+function UtilityRequestSchemas() {
+  const AnyContext = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100, description: "Fills {{name}}; strings, numbers and booleans as they are, other values as JSON, null left out." });
+  return {
+    render_prompt: requestSchema("render_prompt", { context: Type.Optional(AnyContext) }, "Answers the configured prompt with its {{name}} placeholders filled from the context."),
+    run: requestSchema(
+      "run",
+      {
+        utilities: Type.Optional(Type.Array(Type.String(), { maxItems: 32, description: "Names of configured utilities to run." })),
+        context: Type.Optional(AnyContext),
+        bindings: Type.Optional(
+          Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 4000 }), {
+            maxProperties: 100,
+            description: '"input": the child\'s words to look at, "output": the character\'s words to look at (default: the last message of the conversation); any other name fills {{name}} like context.',
+          }),
+        ),
+      },
+      "Runs utilities without a reply; answers their results by name.",
+    ),
+  };
+}
+
 export const RequestSchemas = {
   authenticate: requestSchema(
     "authenticate",
@@ -57,8 +85,11 @@ export const RequestSchemas = {
   set_configuration: requestSchema("set_configuration", { config: Type.Unknown({ description: "The whole configuration (see the configuration schema)." }) }, "Replaces the whole configuration."),
   merge_configuration: requestSchema(
     "merge_configuration",
-    { config: Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one; null removes a field." }) },
-    "Deep-merges into the current configuration.",
+    {
+      config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one (after `references`); null removes a field." })),
+      references: Type.Optional(Type.Array(Type.Object({ reference: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), { maxItems: 32, description: "Stored configurations of the team, merged in order." })),
+    },
+    "Deep-merges stored configurations (references) and a partial configuration into the current one.",
   ),
   get_configuration: requestSchema("get_configuration", {}, "Asks for the current configuration."),
   interrupt: requestSchema(
@@ -77,12 +108,13 @@ export const RequestSchemas = {
       text: Type.String({ description: 'The child\'s words; "." asks the character to speak without new input.' }),
       context: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), ContextValue, { maxProperties: 100, description: "Fills {{name}} in the prompt and is shown to the model." })),
       audio_output: Type.Optional(Type.Boolean({ description: "Synthesize speech (default true)." })),
-      on_input: Type.Optional(Type.Array(Type.String(), { description: "Names of configured utilities to run on the input (none exist yet)." })),
-      on_input_non_blocking: Type.Optional(Type.Array(Type.String(), { description: "Utilities to run beside the reply (none exist yet)." })),
-      on_output: Type.Optional(Type.Array(Type.String(), { description: "Utilities to run on the reply (none exist yet)." })),
+      on_input: Type.Optional(Type.Array(Type.String(), { description: "Configured utilities to run on the input before the reply; their answers fill {{name}} in the prompt." })),
+      on_input_non_blocking: Type.Optional(Type.Array(Type.String(), { description: "Configured utilities to run on the input beside the reply." })),
+      on_output: Type.Optional(Type.Array(Type.String(), { description: "Configured utilities to run on the reply." })),
     },
     { additionalProperties: false, title: "interact stream", description: "Starts an interaction: the reply streams back as events with this uid, then the stream's close." },
   ),
+  ...UtilityRequestSchemas(),
 };
 
 export type RequestKind = keyof typeof RequestSchemas;

@@ -30,8 +30,18 @@ export const ResponseSchemas = {
   authenticate: responseSchema("authenticate", {}, "The token was accepted."),
   ping: responseSchema("ping", {}, "The server is alive."),
   set_configuration: responseSchema("set_configuration", {}, "The configuration was replaced."),
-  merge_configuration: responseSchema("merge_configuration", {}, "The configuration was deep-merged."),
+  merge_configuration: responseSchema(
+    "merge_configuration",
+    { utilities: Type.Array(Type.String(), { description: "The names of the utilities configured now." }) },
+    "The configuration was deep-merged.",
+  ),
   get_configuration: responseSchema("get_configuration", { config: Type.Union([ConfigSchema, Type.Null()]) }, "The current configuration (null before one is set)."),
+  render_prompt: responseSchema("render_prompt", { prompt: Type.String({ description: "The configured prompt with {{name}} filled from the context." }) }, "The filled prompt."),
+  run: responseSchema(
+    "run",
+    { data: Type.Record(Type.String(), Type.Unknown(), { description: 'Utility results by name: the answer, or {"error", "code"} for a utility that failed.' }) },
+    "The utilities' results.",
+  ),
   interrupt: responseSchema(
     "interrupt",
     { target_uid: Uid, interrupted: Type.Boolean({ description: "true when a running stream with that uid was stopped (its close was sent first)." }) },

@@ -16,12 +16,14 @@
 import type { Engine } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { ErrorCode } from "../errors.ts";
-import { deepMerge, turnConfig, validateConfiguration } from "./configuration.ts";
+import { turnConfig } from "./configuration.ts";
+import { BackgroundRuns, configuredUtilities, MAX_RUNS_AT_ONCE, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
-import { checkConfig, checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
+import { checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
+import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -34,6 +36,8 @@ export interface PlayerIdentity {
   playerId: number;
   /** The service account that logged the player in (its revocation closes the socket). */
   serviceAccountId: number;
+  /** The player's team (team safety policies and incidents); absent only in tests without one. */
+  teamId?: number;
   /** Token expiry, seconds since the epoch. */
   expiresAt: number;
 }
@@ -47,7 +51,9 @@ export interface SessionLimits {
 }
 
 export interface SessionPorts {
-  engine: Pick<Engine, "runTurn" | "voices">;
+  engine: Pick<Engine, "runTurn" | "voices"> & Partial<Pick<Engine, "runUtilities">>;
+  /** The team's stored configurations and utilities (references in configurations). */
+  stored?: StoredConfigs;
   history: History;
   logger: EngineLogger;
   /** Resolves a player access token (signature, expiry, revocation); null when it is not a valid player token. */
@@ -55,6 +61,8 @@ export interface SessionPorts {
   /** Called when a session first authenticates; false when the player already has too many sockets. */
   admit(session: InteractSession, playerId: number): boolean;
   limits: SessionLimits;
+  /** Team safety policies, incidents and moderation (default: built-in policies only). */
+  safety?: SafetyPorts;
 }
 
 export type SessionState = "connected" | "authenticated" | "configured" | "closed";
@@ -69,12 +77,15 @@ export class InteractSession {
   private windowStart = Date.now();
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  private readonly guard: SessionGuard;
+  private readonly runs = new BackgroundRuns();
 
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
     private readonly ports: SessionPorts,
   ) {
+    this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
     this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
   }
 
@@ -119,6 +130,7 @@ export class InteractSession {
     if (this.authTimer) clearTimeout(this.authTimer);
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.turn?.abort();
+    this.runs.abortAll();
   }
 
   /** Resolves once the running turn (if any) has sent its close and saved its history. */
@@ -186,9 +198,15 @@ export class InteractSession {
       case "authenticate":
         return this.onAuthenticate(request, stamp);
       case "set_configuration":
-        return this.onConfigure("set_configuration", request.config, stamp);
+        return this.onConfigure("set_configuration", await setConfiguration(request.config, this.configureContext()), stamp);
       case "merge_configuration":
-        return this.onConfigure("merge_configuration", deepMerge(this.config ?? {}, request.config), stamp);
+        return this.onConfigure("merge_configuration", await mergeConfiguration(request, this.configureContext()), stamp);
+      case "render_prompt":
+        if (!this.config) return this.refuse(false, stamp, "session is not configured", "not_configured");
+        this.send(response("render_prompt", stamp, { prompt: renderPrompt(this.config, request.context) }));
+        return;
+      case "run":
+        return this.onRun(request, stamp);
       case "get_configuration":
         this.send(response("get_configuration", stamp, { config: this.config }));
         return;
@@ -236,16 +254,48 @@ export class InteractSession {
     this.expiryTimer = setTimeout(() => void this.shutdown("token_expired", "the access token expired; re-authenticate on the socket before it does"), ms);
   }
 
-  private onConfigure(kind: "set_configuration" | "merge_configuration", value: unknown, stamp: RequestStamp): void {
-    const checked = checkConfig(value);
-    const problem = checked.ok ? validateConfiguration(checked.value, this.ports.engine.voices()) : checked.error;
-    if (!checked.ok || problem) {
-      this.send(errorResponse(stamp, problem ?? "the configuration is not valid", "invalid_configuration"));
+  private configureContext() {
+    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config };
+  }
+
+  private async onConfigure(kind: "set_configuration" | "merge_configuration", outcome: Configured, stamp: RequestStamp): Promise<void> {
+    if (this.phase === "closed") return;
+    if (!outcome.ok) {
+      this.send(errorResponse(stamp, outcome.error, outcome.code));
       return;
     }
-    this.config = checked.value;
+    // The safety policy resolves within the player's team (a team policy, or a built-in one).
+    const problem = await this.guard.configure(outcome.config.safety_policy, this.identity?.teamId);
+    // The socket may have closed while the policy was looked up.
+    if ((this.phase as SessionState) === "closed") return;
+    if (problem) {
+      this.send(errorResponse(stamp, problem, "invalid_configuration"));
+      return;
+    }
+    this.config = outcome.config;
     this.phase = "configured";
-    this.send(response(kind, stamp, {}));
+    if (kind === "merge_configuration") this.send(response(kind, stamp, { utilities: configuredUtilities(this.config) }));
+    else this.send(response(kind, stamp, {}));
+  }
+
+  /** `run` works in the background (like a turn), so an interrupt is not queued behind it. */
+  private onRun(request: RequestOf<"run">, stamp: RequestStamp): void {
+    const config = this.config;
+    const identity = this.identity;
+    if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
+    if (!this.runs.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} run requests may be working at once; wait for an answer`, "too_many_requests");
+    const safetyPolicy = turnConfig(config).safety_policy;
+    this.runs.start(
+      async (signal) => {
+        const outcome = await runUtilities(config, request, identity.playerId, { engine: this.ports.engine, history: this.ports.history, safetyPolicy, signal });
+        if (signal.aborted) return;
+        this.send(outcome.ok ? response("run", stamp, { data: outcome.result.data }) : errorResponse(stamp, outcome.error, outcome.code));
+      },
+      (error) => {
+        this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "run failed");
+        this.send(errorResponse(stamp, "internal error", "internal"));
+      },
+    );
   }
 
   private async onInteract(request: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
@@ -260,6 +310,11 @@ export class InteractSession {
       this.refuse(true, stamp, problem, "invalid_message");
       return;
     }
+    const utilities = planUtilities(this.config, request);
+    if (!utilities.ok) {
+      this.refuse(true, stamp, utilities.error, "unknown_utility");
+      return;
+    }
     // A new interact interrupts the running one first: its stream closes before the new one starts.
     await this.turn?.stop();
     if (this.phase !== "configured") return;
@@ -267,10 +322,11 @@ export class InteractSession {
       stamp,
       playerId: this.identity.playerId,
       sessionId: this.id,
-      config: turnConfig(this.config),
+      config: { ...turnConfig(this.config), utilities: utilities.plan },
       text,
       context: request.context ?? {},
       audioOutput: request.audio_output ?? true,
+      guard: this.guard.forTurn(this.identity),
       send: (message) => this.send(message),
     });
     this.turn = turn;

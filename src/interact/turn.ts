@@ -7,8 +7,10 @@
  */
 import type { Engine, TurnConfig, Context } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
+import { isSpeakFirst } from "../engine/prompt/index.ts";
 import type { History } from "./history.ts";
 import { streamClose, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
+import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
 
 export interface TurnDeps {
   engine: Pick<Engine, "runTurn">;
@@ -24,6 +26,8 @@ export interface TurnRequest {
   text: string;
   context: Context;
   audioOutput: boolean;
+  /** The session's safety checks for this turn (default: the built-in default policy). */
+  guard?: TurnGuard;
   send(message: ServerMessage): void;
 }
 
@@ -77,10 +81,17 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
   let sent = "";
   let frames = 0;
   let outcome: Outcome = "complete";
+  // Until the check has run (a turn interrupted before it), the words are not known to be safe to keep.
+  let stored: string | null = isSpeakFirst(request.text) ? null : WITHHELD;
   try {
     emit({ type: "started" });
-    const history = await deps.history.load(request.playerId);
-    const turn = deps.engine.runTurn({ text: request.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal });
+    // Child safety: the words are checked before the model; it gets the redacted text, or the policy answers.
+    const screened = await (request.guard ?? new SessionGuard(request.sessionId, BUILTIN_ONLY, deps.logger).forTurn(request)).screen(request.text, signal);
+    stored = screened.stored;
+    for (const notice of screened.notices) emit({ type: "notice", ...notice });
+    const history = screened.reply === null ? await deps.history.load(request.playerId) : [];
+    const input = { text: screened.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal };
+    const turn = deps.engine.runTurn({ ...input, safety: screened.safety, ...(screened.reply === null ? {} : { reply: screened.reply }) });
     for await (const frame of turn) {
       if (signal.aborted) break;
       emit(frame);
@@ -102,7 +113,7 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
   }
   const cut = cutAt();
   const kept = cut !== undefined ? sent.slice(0, cut) : sent;
-  const saved = await save(deps, request, kept);
+  const saved = await save(deps, request, stored, kept);
   if (outcome === "complete" && !signal.aborted) {
     emit(saved ? { type: "committed" } : { type: "error", error: "the reply could not be saved to the conversation history; it will not be remembered", code: "history_not_saved" });
   }
@@ -114,9 +125,9 @@ async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cu
 }
 
 /** Records the turn; false (logged) when it could not be stored. */
-async function save(deps: TurnDeps, request: TurnRequest, reply: string): Promise<boolean> {
+async function save(deps: TurnDeps, request: TurnRequest, userText: string | null, reply: string): Promise<boolean> {
   try {
-    await deps.history.record(request.playerId, { userText: request.text === "." ? null : request.text, reply });
+    await deps.history.record(request.playerId, { userText, reply });
     return true;
   } catch (error) {
     // A busy database, or a player deleted mid-turn (their rows are gone and must stay gone).

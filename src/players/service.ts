@@ -42,7 +42,7 @@ export async function editPlayer(deps: PlayerDeps, teamId: number, id: number, e
   return show(deps, player);
 }
 
-/** Deletes the team's player and their conversation in one transaction, then ends their tokens and sockets. */
+/** Deletes the team's player with their conversation and incidents in one transaction, then ends their tokens and sockets. */
 export async function removePlayer(deps: PlayerDeps, teamId: number, id: number): Promise<void> {
   if ((await purgePlayers(deps, teamId, [id])) === 0) throw new NotFound("player");
 }
@@ -61,6 +61,7 @@ async function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): Pr
       if (!(await tx.players.delete(teamId, id))) continue;
       // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
       await tx.conversations.deleteOfPlayer(id);
+      await tx.incidents.deleteOfPlayer(id);
       gone.push(id);
     }
     if (gone.length > 0) {

@@ -1,16 +1,18 @@
 /**
- * The safety policies a configuration may name, as the API lists them: the engine's own registry
- * (engine/safety/policies.ts, which the configuration check reads too) behind a "default" entry that names
- * the policy used when a configuration names none.
+ * The safety policies a configuration may name, as `GET /api/policies` lists them: the built-in ones
+ * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
  */
-import { DEFAULT_SAFETY_POLICY, SAFETY_POLICIES, type SafetyPolicyInfo } from "../engine/safety/index.ts";
+import type { Deps } from "../deps.ts";
+import { builtinPolicyEntries } from "../engine/safety/index.ts";
+import { teamPolicySummaries } from "../safety-policies/service.ts";
 
-export type PolicyInfo = SafetyPolicyInfo;
+export interface PolicyInfo {
+  name: string;
+  description: string;
+  builtin: boolean;
+}
 
-/** Every policy a configuration may name today, "default" first. */
-export function listPolicies(): PolicyInfo[] {
-  return [
-    { name: "default", description: `hoot's default: ${DEFAULT_SAFETY_POLICY}, the strictest built-in children's policy.`, builtin: true },
-    ...SAFETY_POLICIES,
-  ];
+/** Every policy the caller's configurations may name: built-ins, then the team's (none for the operator). */
+export async function listPolicies(deps: Pick<Deps, "store">, teamId: number | null): Promise<PolicyInfo[]> {
+  return [...builtinPolicyEntries(), ...(teamId === null ? [] : await teamPolicySummaries(deps, teamId))];
 }

@@ -1,6 +1,6 @@
 /**
- * The policies feature: which safety policies a configuration may name. Today the engine's built-in ones;
- * a team's own policies come with a later issue. Routes: GET /api/policies.
+ * The policies feature: which safety policies a configuration may name, the built-in ones and the caller's
+ * team's own (managed under /api/safety-policies). Routes: GET /api/policies.
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
@@ -15,9 +15,9 @@ const PolicyList = t.Object({
 export function policiesRoutes(deps: Deps) {
   return new Elysia({ name: "policies", detail: { tags: ["Policies"] } })
     .use(authPlugin(deps))
-    .get("/api/policies", () => ({ policies: listPolicies() }), {
+    .get("/api/policies", async ({ caller }) => ({ policies: await listPolicies(deps, caller.kind === "operator" ? null : caller.teamId) }), {
       access: ["developer", "service", "operator"],
       response: PolicyList,
-      detail: { summary: "Safety policies", description: 'The policies a configuration may name in safety_policy; "default" names the strictest built-in children\'s policy.' },
+      detail: { summary: "Safety policies", description: 'The policies a configuration may name in safety_policy: the built-in ones ("default" names the strictest children\'s policy), then the team\'s own.' },
     });
 }

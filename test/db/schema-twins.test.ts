@@ -7,14 +7,14 @@ import * as pg from "../../src/db/pg/schema.ts";
 
 function sqliteTables() {
   return Object.values(sqlite)
-    .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
-    .map((table) => sqliteTable(table));
+    .filter((value) => value instanceof SQLiteTable)
+    .map((table) => sqliteTable(table as SQLiteTable));
 }
 
 function pgTables() {
   return Object.values(pg)
-    .filter((value): value is PgTable => value instanceof PgTable)
-    .map((table) => pgTable(table));
+    .filter((value) => value instanceof PgTable)
+    .map((table) => pgTable(table as PgTable));
 }
 
 describe("the two schemas", () => {

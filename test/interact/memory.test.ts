@@ -71,7 +71,8 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
   });
 
   it("keeps only what was sent when interrupted, cut at at_character", async () => {
-    const slow = startFakeOpenAi({ kind: "stream", tokens: ["Once", " upon", " a", " time", " there", " was", " a", " dragon."], delayMs: 60 });
+    // Two sentences: under the default policy text leaves a sentence at a time, once it has passed the output checks.
+    const slow = startFakeOpenAi({ kind: "stream", tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."], delayMs: 60 });
     const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: `${slow.url}/v1` });
     try {
       const team = await createTeamFixture(server);

@@ -104,7 +104,7 @@ describe("session: configure", () => {
       [{ prompt: "x", voice_profile: { voice_id: "darth" } }, "darth"],
       [{ prompt: "x", safety_policy: "anything-goes" }, "anything-goes"],
       [{ prompt: "x", safety_policy: "constructor" }, "constructor"],
-      [{ prompt: "x", utilities: { weather: "weather" } }, "weather"],
+      [{ prompt: "x", utilities: { weather: { type: "forecast" } } }, "config.utilities.weather.type"],
     ];
     for (const [config, needle] of cases) {
       const res = await h.request("set_configuration", { config });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, type Msg } from "../helpers/ws.ts";
-import { decodeMp3, decodePcm16, framesOf, rms } from "../engine/tts/helpers.ts";
+import { decodeMp3, decodePcm16, expectUnityFrames, rms } from "../engine/tts/helpers.ts";
 
 let server: TestServer;
 let team: TeamFixture;
@@ -33,7 +33,7 @@ async function talk(config: Msg, text: string, fields: Msg = {}) {
 }
 
 describe("speech over the interact socket", () => {
-  it("speaks the reply as MP3: whole MPEG-1 mono frames per message, one decodable stream per sentence, in order", async () => {
+  it("speaks the reply as 44.1 kHz MPEG-1 MP3: every message decodes on its own, one stream per sentence, in order", async () => {
     const events = await talk({}, "Tell me a story about a dragon");
     const kinds = events.map((e) => e.event ?? e.kind);
     const audio = events.filter((e) => e.event === "audio");
@@ -45,10 +45,15 @@ describe("speech over the interact socket", () => {
     expect(audio.map((e) => e.seq)).toEqual(audio.map((_, i) => i));
     for (const e of audio) {
       expect(e.mime_type).toBe("audio/mpeg");
-      expect([32000, 44100, 48000]).toContain(e.sample_rate);
-      const frames = framesOf(bytes(e)); // throws if a message splits a frame
-      expect(frames.length).toBeGreaterThan(0);
-      for (const f of frames) expect([f.version, f.layer, f.channels]).toEqual([1, 3, 1]);
+      expect(e.sample_rate).toBe(44100);
+      // Whole frames only, each starting FF FB: MPEG-1 Layer III, no CRC, 44.1 kHz, mono (what Unity plays).
+      const frames = expectUnityFrames(bytes(e));
+      expect(frames).toBeGreaterThan(0);
+      // Decoded alone, with a fresh decoder, as a client that decodes message by message does.
+      const alone = await decodeMp3(bytes(e));
+      expect(alone.errors).toBe(0);
+      expect(alone.sampleRate).toBe(44100);
+      expect(alone.samples.length).toBe(frames * 1152);
     }
     const reply = events.find((e) => e.event === "text_complete")!.text as string;
     const sentences = bySentence(events);
@@ -150,6 +155,47 @@ describe("speech over the interact socket", () => {
       expect(events.filter((e) => e.event === "audio").length).toBeGreaterThan(0);
       expect(events.some((e) => e.event === "audio_complete")).toBe(true);
       expect(events.some((e) => e.event === "interaction_error")).toBe(false);
+    }
+  }, 30_000);
+
+  it("sends 44.1 kHz MPEG-1 from the OpenAI-compatible provider too, whatever format the service itself prefers", async () => {
+    // A loopback service that speaks /v1/audio/speech: 24 kHz PCM when asked for "pcm", and otherwise the
+    // 24 kHz MPEG-2 it would pick itself (here: bytes that are not MP3 at all, so passing them on would show).
+    const asked: string[] = [];
+    const service = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const body = (await req.json()) as { input: string; response_format: string };
+        asked.push(body.response_format);
+        if (body.response_format !== "pcm") return new Response(new Uint8Array(4000).fill(0x55), { headers: { "content-type": "audio/mpeg" } });
+        const pcm = new Int16Array(Math.round(24000 * (0.3 + body.input.length / 20)));
+        for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 24000));
+        return new Response(new Uint8Array(pcm.buffer), { headers: { "content-type": "audio/pcm" } });
+      },
+    });
+    const remote = await startTestServer({ HOOT_TTS_PROVIDER: "openai", HOOT_TTS_BASE_URL: `http://127.0.0.1:${service.port}/v1`, HOOT_TTS_API_KEY: "sk-test" });
+    try {
+      const t = await createTeamFixture(remote);
+      const player = await createPlayer(remote, t);
+      const probe = await openSession(remote.url, player.token, { prompt: "You are Ollie the owl, a kind friend.", voice_profile: { voice_id: "nova" } });
+      const { events } = await probe.interact("Tell me about owls", { audio_output: true }, 30_000);
+      probe.close();
+      const audio = events.filter((e) => e.event === "audio");
+      expect(audio.length).toBeGreaterThan(0);
+      expect(asked.every((format) => format === "pcm")).toBe(true);
+      for (const e of audio) {
+        expect([e.mime_type, e.sample_rate]).toEqual(["audio/mpeg", 44100]);
+        const frames = expectUnityFrames(bytes(e));
+        const alone = await decodeMp3(bytes(e));
+        expect(alone.errors).toBe(0);
+        expect(alone.samples.length).toBe(frames * 1152);
+        expect(rms(alone.samples)).toBeGreaterThan(0.05);
+      }
+      expect(events.some((e) => e.event === "audio_complete")).toBe(true);
+    } finally {
+      await remote.close();
+      service.stop(true);
     }
   }, 30_000);
 

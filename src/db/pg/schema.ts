@@ -170,6 +170,66 @@ export const hootMeta = pgTable("hoot_meta", {
   value: text("value").notNull(),
 });
 
+// --- Child safety (src/safety-policies, src/incidents) ---
+
+export const safetyPolicies = pgTable(
+  "safety_policies",
+  {
+    id: id(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    body: text("body").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: millis("updated_at")
+      .notNull()
+      .default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`),
+  },
+  (table) => [uniqueIndex("safety_policies_team_name").on(table.teamId, table.name)],
+);
+
+export const safetyIncidents = pgTable(
+  "safety_incidents",
+  {
+    // 64-bit, like conversation messages: one row per escalation, never reused.
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    playerId: integer("player_id")
+      .notNull()
+      .references(() => players.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    category: text("category").notNull(),
+    action: text("action").notNull(),
+    direction: text("direction", { enum: ["input", "output"] }).notNull(),
+    policy: text("policy").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("safety_incidents_team").on(table.teamId, table.id), index("safety_incidents_player").on(table.playerId, table.id)],
+);
+
+// --- Stored configurations and utilities (src/configs) ---
+
+export const storedConfigs = pgTable(
+  "stored_configs",
+  {
+    id: id(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["config", "utility"] }).notNull(),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    description: text("description"),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
+);
+
 // --- the twins must agree: a row read from either database has the same type ---
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -185,6 +245,9 @@ type Twins = {
   consoleLogins: Same<typeof consoleLogins.$inferSelect, typeof sqlite.consoleLogins.$inferSelect>;
   consoleInvitations: Same<typeof consoleInvitations.$inferSelect, typeof sqlite.consoleInvitations.$inferSelect>;
   hootMeta: Same<typeof hootMeta.$inferSelect, typeof sqlite.hootMeta.$inferSelect>;
+  safetyPolicies: Same<typeof safetyPolicies.$inferSelect, typeof sqlite.safetyPolicies.$inferSelect>;
+  safetyIncidents: Same<typeof safetyIncidents.$inferSelect, typeof sqlite.safetyIncidents.$inferSelect>;
+  storedConfigs: Same<typeof storedConfigs.$inferSelect, typeof sqlite.storedConfigs.$inferSelect>;
 };
 // A `false` here names the table whose PostgreSQL and SQLite row types differ.
 const twins: Twins = {
@@ -199,5 +262,8 @@ const twins: Twins = {
   consoleLogins: true,
   consoleInvitations: true,
   hootMeta: true,
+  safetyPolicies: true,
+  safetyIncidents: true,
+  storedConfigs: true,
 };
 void twins;

@@ -15,6 +15,9 @@ import { pgServiceAccountRepo } from "../../service-accounts/repo-pg.ts";
 import { pgOperatorKeyRepo } from "../../operator/repo-pg.ts";
 import { pgConversationRepo } from "../../conversations/repo-pg.ts";
 import { pgConsoleRepo } from "../../console/repo-pg.ts";
+import { pgIncidentRepo } from "../../incidents/repo-pg.ts";
+import { pgSafetyPolicyRepo } from "../../safety-policies/repo-pg.ts";
+import { pgStoredConfigRepo } from "../../configs/repo-pg.ts";
 import { pgMetaRepo } from "./meta.ts";
 
 export interface PgStoreOptions {
@@ -32,6 +35,9 @@ export function pgRepositories(db: PgDb): Repositories {
     operatorKeys: pgOperatorKeyRepo(db),
     conversations: pgConversationRepo(db),
     console: pgConsoleRepo(db),
+    incidents: pgIncidentRepo(db),
+    safetyPolicies: pgSafetyPolicyRepo(db),
+    storedConfigs: pgStoredConfigRepo(db),
     meta: pgMetaRepo(db),
   };
 }

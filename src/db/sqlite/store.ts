@@ -23,6 +23,9 @@ import { sqliteServiceAccountRepo } from "../../service-accounts/repo-sqlite.ts"
 import { sqliteOperatorKeyRepo } from "../../operator/repo-sqlite.ts";
 import { sqliteConversationRepo } from "../../conversations/repo-sqlite.ts";
 import { sqliteConsoleRepo } from "../../console/repo-sqlite.ts";
+import { sqliteIncidentRepo } from "../../incidents/repo-sqlite.ts";
+import { sqliteSafetyPolicyRepo } from "../../safety-policies/repo-sqlite.ts";
+import { sqliteStoredConfigRepo } from "../../configs/repo-sqlite.ts";
 import { sqliteMetaRepo } from "../meta.ts";
 
 export interface SqliteStoreOptions {
@@ -42,6 +45,9 @@ export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Synchro
     operatorKeys: sqliteOperatorKeyRepo(db),
     conversations: sqliteConversationRepo(db),
     console: sqliteConsoleRepo(db),
+    incidents: sqliteIncidentRepo(db),
+    safetyPolicies: sqliteSafetyPolicyRepo(db),
+    storedConfigs: sqliteStoredConfigRepo(db),
     meta: sqliteMetaRepo(db),
   };
 }

@@ -1,14 +1,25 @@
 /**
  * The safety seam. Every reply frame passes through a SafetyStage between the chunker and the output, so a
  * stage sees each sentence (speech frame) before it is spoken and each fragment before it is shown. A real
- * policy can hold text frames until their sentence is checked, replace or drop text, and add notice frames,
+ * policy holds text frames until their sentence is checked, replaces or drops text, and adds notice frames,
  * which reach the client as `safety_policy` events (category and action, never the offending text).
  *
- * The turn's policy name (`SafetyTurn.policy`, one of policies.ts) says which rules apply. For now the engine
- * uses `passThroughSafety`, which changes nothing and costs nothing.
+ * The caller (the interact session) owns the policy and the session's stance: it hands each turn a
+ * `TurnSafety` (TurnInput.safety) with the output check already bound to them, and the engine's default
+ * stage (turn-stage.ts) runs the output gate with it. A turn without one is not checked (engine tests,
+ * benchmarks); the session always gives one.
  */
 import type { ReplyFrame } from "../frames.ts";
 import type { Context } from "../types.ts";
+import type { Incident, OutputVerdict } from "./policy/compiled.ts";
+
+/** What the caller's policy does to this turn's reply. */
+export interface TurnSafety {
+  /** Checks one unit of the reply (the first clause or a sentence) before it is shown or spoken; null: no output checks. */
+  checkOutput: ((unit: string, signal: AbortSignal) => OutputVerdict | Promise<OutputVerdict>) | null;
+  /** Records an escalation an output check asked for (never the text). Must not throw. */
+  onIncident(incident: Incident): void;
+}
 
 export interface SafetyTurn {
   signal: AbortSignal;
@@ -16,6 +27,8 @@ export interface SafetyTurn {
   languageCode: string;
   /** The configured policy's name. */
   policy: string;
+  /** The policy's hooks for this turn; absent when the reply is not checked (no policy, or the policy's own line). */
+  safety?: TurnSafety;
 }
 
 export interface SafetyStage {
@@ -24,7 +37,7 @@ export interface SafetyStage {
   run(frames: AsyncIterable<ReplyFrame>, turn: SafetyTurn): AsyncIterable<ReplyFrame>;
 }
 
-/** The stage used until a policy exists: frames go through untouched (no extra async hop). */
+/** A stage that changes nothing and costs nothing (tests of the seam itself). */
 export const passThroughSafety: SafetyStage = {
   name: "pass-through",
   run: (frames) => frames,

@@ -1,30 +1,61 @@
 /**
- * Speech for the turn engine. `createTtsProvider` picks the provider named by HOOT_TTS_PROVIDER:
+ * Speech for the turn engine. `createTtsProvider` builds the provider its options name:
  * - `local` (default): flite in worker threads, offline, voices slt (default), kal16, awb, rms;
  * - `openai`: an OpenAI-compatible /audio/speech endpoint, voices fable (default), nova, alloy, ...
- * Both honour the contract in ./types.ts: one self-contained stream per sentence, chunks of whole MP3 frames
- * (or 16-bit PCM), work started as soon as `synthesize` is called, a quiet stop on abort, TtsError on failure.
+ * Both honour the contract in ./types.ts: one self-contained stream per sentence (MP3: 44.1 kHz MPEG-1, one
+ * chunk per sentence; pcm16: 200 ms chunks), work started as soon as `synthesize` is called, a quiet stop on
+ * abort, TtsError on failure, and `admit()` to reserve capacity for a turn before it starts.
  */
-import type { Config } from "../../config.ts";
 import { LocalSpeechProvider } from "./local-provider.ts";
 import { type TtsLogger, silentLogger } from "./logger.ts";
 import { OpenAiSpeechProvider } from "./openai-provider.ts";
-import type { TtsProvider } from "./types.ts";
+import type { TtsObserver, TtsProvider } from "./types.ts";
 
-export { LocalSpeechProvider } from "./local-provider.ts";
-export { OpenAiSpeechProvider, OPENAI_VOICES } from "./openai-provider.ts";
+export { LocalSpeechProvider, usableCores, type LocalSpeechOptions, type LocalSpeechStats } from "./local-provider.ts";
+export { OpenAiSpeechProvider, OPENAI_VOICES, type OpenAiSpeechOptions } from "./openai-provider.ts";
 export { FLITE_VOICES, DEFAULT_FLITE_VOICE } from "./flite/voices.ts";
 export { MP3_SAMPLE_RATE, MP3_BITRATE_KBPS } from "./audio/mp3-encoder.ts";
-export { MP3_CHUNK_MS } from "./audio/mp3-chunker.ts";
 export { PCM_CHUNK_MS } from "./audio/pcm-chunks.ts";
+export { estimateSeconds } from "./schedule.ts";
 export type { TtsLogger } from "./logger.ts";
 export * from "./types.ts";
 
+/** What the engine's owner decides about speech (the app maps its settings onto this; nothing here reads them). */
+export interface TtsOptions {
+  /** `local` (default) or `openai`. */
+  provider?: "local" | "openai";
+  /** local: synthesis workers (default: the cores this process may run on). */
+  workers?: number;
+  /** local: work deadline of one sentence; openai: longest wait for the next bytes (default 15 s). */
+  timeoutMs?: number;
+  /** Turns that may speak at once; 0 (default) = local: as many as stay real-time, openai: no limit. */
+  maxTurns?: number;
+  /** local: refuse new turns while the speech queue is this late (default 300 ms). */
+  maxLagMs?: number;
+  /** openai: the endpoint, key and model. */
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  /** Metrics hooks. */
+  observer?: TtsObserver;
+}
+
 /**
- * The speech provider `config` asks for. Call `close()` on shutdown to stop its workers.
- * @example const tts = createTtsProvider(config, logger.child({ module: "tts" }))
+ * The speech provider `options` ask for. Call `close()` on shutdown to stop its workers.
+ * @example const tts = createTtsProvider({ provider: "local", workers: 2 }, logger.child({ module: "tts" }))
  */
-export function createTtsProvider(config: Config, logger: TtsLogger = silentLogger): TtsProvider {
-  if (config.ttsProvider === "openai") return new OpenAiSpeechProvider(config, logger);
-  return new LocalSpeechProvider(config, logger);
+export function createTtsProvider(options: TtsOptions = {}, logger: TtsLogger = silentLogger): TtsProvider {
+  const { provider, workers, timeoutMs, maxTurns, maxLagMs, observer } = options;
+  if (provider === "openai") {
+    return new OpenAiSpeechProvider({
+      baseUrl: options.baseUrl ?? "https://api.openai.com/v1",
+      apiKey: options.apiKey ?? "",
+      model: options.model ?? "tts-1",
+      timeoutMs,
+      maxTurns,
+      observer,
+      logger,
+    });
+  }
+  return new LocalSpeechProvider({ workers, timeoutMs, maxTurns, maxLagMs, observer, logger });
 }

@@ -54,6 +54,19 @@ export function framesOf(bytes: Uint8Array): FrameHeader[] {
 }
 
 /**
+ * Checks that `bytes` is whole frames of what Unity plays: every frame starts `FF FB` (MPEG-1, Layer III, no
+ * CRC), 44.1 kHz, mono. Returns the number of frames; throws (with the offending offset) otherwise.
+ */
+export function expectUnityFrames(bytes: Uint8Array): number {
+  const frames = splitFrames(bytes);
+  for (const { offset, header } of frames) {
+    const bits = [bytes[offset], bytes[offset + 1], header.version, header.layer, header.sampleRate, header.channels];
+    if (bits.join() !== [0xff, 0xfb, 1, 3, 44100, 1].join()) throw new Error(`frame at ${offset} is ${bits.join()}`);
+  }
+  return frames.length;
+}
+
+/**
  * main_data_begin of every MPEG-1 Layer III frame: 0 means the frame takes no bits from earlier frames (no bit
  * reservoir), so it decodes on its own.
  */

@@ -3,9 +3,8 @@
  * One two-worker provider is shared by most tests (warming workers costs about half a second each).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { loadConfig } from "../../../src/config.ts";
 import { type AudioChunk, LocalSpeechProvider, type SpeechRequest, TtsError } from "../../../src/engine/tts/index.ts";
-import { caught, collect, decodeMp3, decodePcm16, framesOf, join, mainDataBegins, medianPitch, recordingLogger, rms } from "./helpers.ts";
+import { caught, collect, decodeMp3, decodePcm16, expectUnityFrames, join, mainDataBegins, medianPitch, recordingLogger, rms } from "./helpers.ts";
 
 const SENTENCES = [
   "Hello there, my friend!",
@@ -31,7 +30,7 @@ async function mp3Seconds(chunks: AudioChunk[]): Promise<number> {
 }
 
 beforeAll(async () => {
-  tts = new LocalSpeechProvider(loadConfig({ HOOT_TTS_WORKERS: "2" }), logger);
+  tts = new LocalSpeechProvider({ workers: 2, logger });
   await tts.ready();
 });
 
@@ -40,40 +39,32 @@ afterAll(async () => {
 });
 
 describe("local speech provider: MP3", () => {
-  it.each(SENTENCES)("speaks %j as one MPEG-1 Layer III mono 32 kHz stream of whole-frame chunks", async (text) => {
+  it.each(SENTENCES)("speaks %j as one 44.1 kHz MPEG-1 Layer III mono stream, in one chunk that decodes on its own", async (text) => {
     const { chunks } = await collect(tts.synthesize(request(text)));
-    expect(chunks.length).toBeGreaterThan(0);
-    const all = join(chunks);
-    expect(String.fromCharCode(...all.subarray(0, 3))).not.toBe("ID3");
-    for (const chunk of chunks) {
-      expect(chunk.mimeType).toBe("audio/mpeg");
-      expect(chunk.sampleRate).toBe(32000);
-      // framesOf throws unless the chunk starts on a frame sync and ends exactly at a frame end.
-      const frames = framesOf(chunk.data);
-      for (const frame of frames) expect([frame.version, frame.layer, frame.sampleRate, frame.channels]).toEqual([1, 3, 32000, 1]);
-    }
-    // Chunks carry 100-300 ms each (the last one may be shorter).
-    for (const chunk of chunks.slice(0, -1)) {
-      const ms = framesOf(chunk.data).reduce((sum, frame) => sum + (frame.samples * 1000) / frame.sampleRate, 0);
-      expect(ms).toBeGreaterThanOrEqual(100);
-      expect(ms).toBeLessThanOrEqual(300);
-    }
-    const decoded = await decodeMp3(all);
+    expect(chunks.length).toBe(1);
+    const [chunk] = chunks;
+    expect(chunk.mimeType).toBe("audio/mpeg");
+    expect(chunk.sampleRate).toBe(44100);
+    expect(String.fromCharCode(...chunk.data.subarray(0, 3))).not.toBe("ID3");
+    // Whole frames, each starting FF FB (MPEG-1, Layer III, no CRC), 44.1 kHz, mono: what Unity plays.
+    const frames = expectUnityFrames(chunk.data);
+    // A fresh stream takes nothing from before it, so a client can decode the message alone.
+    expect(mainDataBegins(chunk.data)[0]).toBe(0);
+    const decoded = await decodeMp3(chunk.data);
     expect(decoded.errors).toBe(0);
-    expect(decoded.sampleRate).toBe(32000);
+    expect(decoded.sampleRate).toBe(44100);
+    expect(decoded.samples.length).toBe(frames * 1152);
     const seconds = decoded.samples.length / decoded.sampleRate;
     expect(seconds).toBeGreaterThan(0.2 * words(text));
     expect(seconds).toBeLessThan(1.0 * words(text) + 0.5);
     expect(rms(decoded.samples)).toBeGreaterThan(0.02);
   });
 
-  it("encodes without the bit reservoir, so every chunk decodes on its own", async () => {
-    const { chunks } = await collect(tts.synthesize(request(SENTENCES[1])));
-    expect(new Set(mainDataBegins(join(chunks)))).toEqual(new Set([0]));
-    for (const chunk of chunks) {
-      const decoded = await decodeMp3(chunk.data);
-      expect(decoded.errors).toBe(0);
-      expect(decoded.samples.length).toBe(framesOf(chunk.data).length * 1152);
+  it("starts every sentence as a new stream, so sentences decode one by one in any order", async () => {
+    const streams = await Promise.all(SENTENCES.slice(0, 3).map(async (text) => join((await collect(tts.synthesize(request(text)))).chunks)));
+    for (const stream of streams.reverse()) {
+      expect(mainDataBegins(stream)[0]).toBe(0);
+      expect((await decodeMp3(stream)).errors).toBe(0);
     }
   });
 
@@ -175,7 +166,7 @@ describe("local speech provider: requests", () => {
       expect(chunks.length).toBeGreaterThan(0);
       if (i % 2 === 0) expect((await decodeMp3(join(chunks))).errors).toBe(0);
     }
-  });
+  }, 30_000);
 
   it("never logs the text it speaks", async () => {
     const secret = "Pumpernickel Wigglesworth lives at seven Maple Lane";
@@ -185,4 +176,54 @@ describe("local speech provider: requests", () => {
     expect(logged).not.toContain("Maple");
     expect(logger.lines.some((line) => line.fields.chars === secret.length)).toBe(true);
   });
+});
+
+describe("local speech provider: admission", () => {
+  it("admits turns up to its limit, refuses the next one up front, and admits again once a turn ends", async () => {
+    const decisions: boolean[] = [];
+    const small = new LocalSpeechProvider({ workers: 1, maxTurns: 2, observer: { admission: (admitted) => decisions.push(admitted) } });
+    try {
+      const first = small.admit();
+      const second = small.admit();
+      expect(first).not.toBeNull();
+      expect(second).not.toBeNull();
+      expect(small.admit()).toBeNull();
+      expect(small.stats()).toMatchObject({ workers: 1, turns: 2, limit: 2 });
+      first!.release();
+      expect(small.admit()).not.toBeNull();
+      expect(decisions).toEqual([true, true, false, true]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("derives its limit from the workers and the measured speed, and reports what each sentence cost", async () => {
+    const work: number[] = [];
+    const speedy = new LocalSpeechProvider({ workers: 2, observer: { synthesized: (ms, seconds) => work.push(ms / 1000 / seconds) } });
+    try {
+      for (const text of SENTENCES) await collect(speedy.synthesize(request(text)));
+      const { limit, rtf } = speedy.stats();
+      expect(work.length).toBe(SENTENCES.length);
+      expect(rtf).toBeGreaterThan(0);
+      expect(limit).toBe(Math.floor((2 * 0.8) / rtf));
+    } finally {
+      await speedy.close();
+    }
+  }, 30_000);
+
+  it("speaks a ticketed turn's sentences in order, each as its own stream", async () => {
+    const one = new LocalSpeechProvider({ workers: 1 });
+    const ticket = one.admit();
+    expect(ticket).not.toBeNull();
+    try {
+      const streams = SENTENCES.map((text) => collect(one.synthesize(request(text, { ticket: ticket! }))));
+      const done: number[] = [];
+      await Promise.all(streams.map((stream, i) => stream.then(() => done.push(i))));
+      expect(done).toEqual([0, 1, 2, 3]);
+      for (const stream of streams) expect((await decodeMp3(join((await stream).chunks))).errors).toBe(0);
+    } finally {
+      ticket!.release();
+      await one.close();
+    }
+  }, 30_000);
 });

@@ -3,10 +3,8 @@
  * JSON in, a streamed audio body out (or an error status, a refused connection, a stall).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
-import { encodeMp3 } from "../../../src/engine/tts/audio/mp3-encoder.ts";
-import { splitFrames } from "../../../src/engine/tts/audio/mp3-frames.ts";
 import { OpenAiSpeechProvider, type SpeechRequest, TtsError } from "../../../src/engine/tts/index.ts";
-import { caught, collect, decodeMp3, framesOf, join, recordingLogger } from "./helpers.ts";
+import { caught, collect, decodeMp3, expectUnityFrames, join, mainDataBegins, recordingLogger, rms } from "./helpers.ts";
 
 interface Received {
   method: string;
@@ -23,13 +21,12 @@ let behaviour: Behaviour;
 let received: Received[] = [];
 const stalls: (() => void)[] = [];
 
-/** Two seconds of tone from the real encoder, behind an ID3v2 tag as many TTS services send it. */
-function serviceMp3(): { body: Uint8Array<ArrayBuffer>; audio: Uint8Array<ArrayBuffer> } {
-  const samples = new Int16Array(64000);
-  for (let i = 0; i < samples.length; i++) samples[i] = Math.round(9000 * Math.sin((2 * Math.PI * 330 * i) / 32000));
-  const audio = Buffer.concat([...encodeMp3(samples, () => false)]);
-  const id3 = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 20]), Buffer.alloc(20, 0xff)]);
-  return { body: new Uint8Array(Buffer.concat([id3, audio])), audio: new Uint8Array(audio) };
+/** `seconds` of a 330 Hz tone as OpenAI's `pcm` format: 24 kHz, 16-bit little-endian, mono. */
+function servicePcm(seconds = 2): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(Math.round(24000 * seconds) * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < bytes.length / 2; i++) view.setInt16(i * 2, Math.round(9000 * Math.sin((2 * Math.PI * 330 * i) / 24000)), true);
+  return bytes;
 }
 
 /** A body sent in odd-sized pieces with small pauses, so frames arrive split across network reads. */
@@ -45,11 +42,29 @@ function trickle(bytes: Uint8Array, piece: number): ReadableStream<Uint8Array> {
   });
 }
 
-function provider(settings: { timeoutMs?: number; baseUrl?: string } = {}, logger = recordingLogger()): OpenAiSpeechProvider {
-  return new OpenAiSpeechProvider(
-    { ttsBaseUrl: settings.baseUrl ?? `http://127.0.0.1:${server.port}/v1`, ttsApiKey: "sk-test-123", ttsModel: "tts-1", ttsTimeoutMs: settings.timeoutMs ?? 2000 },
+/** A service that sends the first `bytes` of a second of PCM, then nothing until the test ends. */
+function stallAfter(bytes: number): Behaviour {
+  const audio = servicePcm(1);
+  return () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(audio.slice(0, bytes));
+          stalls.push(() => controller.close());
+        },
+      }),
+    );
+}
+
+function provider(settings: { timeoutMs?: number; baseUrl?: string; maxTurns?: number } = {}, logger = recordingLogger()): OpenAiSpeechProvider {
+  return new OpenAiSpeechProvider({
+    baseUrl: settings.baseUrl ?? `http://127.0.0.1:${server.port}/v1`,
+    apiKey: "sk-test-123",
+    model: "tts-1",
+    timeoutMs: settings.timeoutMs ?? 2000,
+    maxTurns: settings.maxTurns,
     logger,
-  );
+  });
 }
 
 function request(extra: Partial<SpeechRequest> = {}): SpeechRequest {
@@ -91,9 +106,9 @@ beforeEach(() => {
 });
 
 describe("OpenAI speech provider", () => {
-  it("posts the OpenAI request and re-cuts the MP3 body into whole-frame chunks without the ID3 tag", async () => {
-    const { body, audio } = serviceMp3();
-    behaviour = () => new Response(trickle(body, 777), { headers: { "content-type": "audio/mpeg" } });
+  it("asks for PCM and encodes it into one 44.1 kHz MPEG-1 stream per sentence, whatever the service's own MP3", async () => {
+    const pcm = servicePcm(2);
+    behaviour = () => new Response(trickle(pcm, 777), { headers: { "content-type": "audio/pcm" } });
     const { chunks } = await collect(provider().synthesize(request({ voice: { voice_id: "nova", speed: 0.9 } })));
 
     expect(received).toEqual([
@@ -102,18 +117,22 @@ describe("OpenAI speech provider", () => {
         path: "/v1/audio/speech",
         authorization: "Bearer sk-test-123",
         contentType: "application/json",
-        body: { model: "tts-1", input: "Hello there, little friend!", voice: "nova", response_format: "mp3", speed: 0.9 },
+        body: { model: "tts-1", input: "Hello there, little friend!", voice: "nova", response_format: "pcm", speed: 0.9 },
       },
     ]);
-    expect(String.fromCharCode(...chunks[0].data.subarray(0, 3))).not.toBe("ID3");
-    for (const chunk of chunks) {
-      expect(chunk.mimeType).toBe("audio/mpeg");
-      expect(chunk.sampleRate).toBe(32000);
-      framesOf(chunk.data);
-    }
-    expect(Buffer.from(join(chunks)).equals(Buffer.from(audio))).toBe(true);
-    expect(chunks.length).toBe(Math.ceil(splitFrames(audio).length / 6));
-    expect((await decodeMp3(join(chunks))).errors).toBe(0);
+    expect(chunks.length).toBe(1);
+    const [chunk] = chunks;
+    expect(chunk.mimeType).toBe("audio/mpeg");
+    expect(chunk.sampleRate).toBe(44100);
+    const frames = expectUnityFrames(chunk.data);
+    expect(mainDataBegins(chunk.data)[0]).toBe(0);
+    const decoded = await decodeMp3(chunk.data);
+    expect(decoded.errors).toBe(0);
+    expect(decoded.samples.length).toBe(frames * 1152);
+    // Two seconds in, two seconds out (plus the encoder's delay and padding), and still the tone.
+    expect(decoded.samples.length / 44100).toBeGreaterThan(2);
+    expect(decoded.samples.length / 44100).toBeLessThan(2.15);
+    expect(rms(decoded.samples)).toBeGreaterThan(0.15);
   });
 
   it("asks for pcm and cuts the 24 kHz body into even 200 ms chunks", async () => {
@@ -128,7 +147,7 @@ describe("OpenAI speech provider", () => {
   });
 
   it("uses fable when no voice is given, and refuses a voice it does not know without calling the service", async () => {
-    behaviour = () => new Response(serviceMp3().body);
+    behaviour = () => new Response(servicePcm(0.5));
     await collect(provider().synthesize(request()));
     expect(received[0].body.voice).toBe("fable");
     expect(provider().voices()[0]).toBe("fable");
@@ -139,7 +158,7 @@ describe("OpenAI speech provider", () => {
   });
 
   it("sends the request as soon as synthesize is called", async () => {
-    behaviour = () => new Response(serviceMp3().body);
+    behaviour = () => new Response(servicePcm(0.5));
     const stream = provider().synthesize(request());
     await Bun.sleep(200);
     expect(received.length).toBe(1);
@@ -182,36 +201,25 @@ describe("OpenAI speech provider", () => {
   });
 
   it("gives up on a body that stalls half-way, after delivering what arrived", async () => {
-    const { audio } = serviceMp3();
-    behaviour = () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(audio.slice(0, 3000));
-            stalls.push(() => controller.close());
-          },
-        }),
-      );
+    behaviour = stallAfter(12000);
     const chunks: Uint8Array[] = [];
     const started = performance.now();
     const error = await caught(
       (async () => {
-        for await (const chunk of provider({ timeoutMs: 300 }).synthesize(request())) chunks.push(chunk.data);
+        for await (const chunk of provider({ timeoutMs: 300 }).synthesize(request({ format: "pcm16" }))) chunks.push(chunk.data);
       })(),
     );
     expect(error).toBeInstanceOf(TtsError);
     expect((error as TtsError).message).toContain("stalled");
     expect(chunks.length).toBeGreaterThan(0);
-    for (const chunk of chunks) framesOf(chunk);
     expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it("does not count a slow consumer as a stall", async () => {
-    const { body } = serviceMp3();
-    behaviour = () => new Response(trickle(body, 4000));
+    behaviour = () => new Response(trickle(servicePcm(2), 4000));
     let count = 0;
     // Each chunk takes longer to "send" than the stall timeout.
-    for await (const _ of provider({ timeoutMs: 150 }).synthesize(request())) {
+    for await (const _ of provider({ timeoutMs: 150 }).synthesize(request({ format: "pcm16" }))) {
       if (++count === 4) break;
       await Bun.sleep(200);
     }
@@ -219,24 +227,38 @@ describe("OpenAI speech provider", () => {
   });
 
   it("stops quietly when aborted mid-stream", async () => {
-    const { audio } = serviceMp3();
-    behaviour = () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(audio.slice(0, 3000));
-            stalls.push(() => controller.close());
-          },
-        }),
-      );
+    behaviour = stallAfter(12000);
     const controller = new AbortController();
     const chunks: Uint8Array[] = [];
     const started = performance.now();
-    for await (const chunk of provider({ timeoutMs: 5000 }).synthesize(request({ signal: controller.signal }))) {
+    for await (const chunk of provider({ timeoutMs: 5000 }).synthesize(request({ signal: controller.signal, format: "pcm16" }))) {
       chunks.push(chunk.data);
       controller.abort();
     }
     expect(chunks.length).toBe(1);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("delivers no half sentence of MP3 when the body stalls: the error alone", async () => {
+    behaviour = stallAfter(12000);
+    const chunks: Uint8Array[] = [];
+    const error = await caught(
+      (async () => {
+        for await (const chunk of provider({ timeoutMs: 300 }).synthesize(request())) chunks.push(chunk.data);
+      })(),
+    );
+    expect(error).toBeInstanceOf(TtsError);
+    expect(chunks).toEqual([]);
+  });
+
+  it("limits the turns speaking at once only when told to", () => {
+    const unlimited = provider();
+    expect(Array.from({ length: 50 }, () => unlimited.admit()).every((ticket) => ticket !== null)).toBe(true);
+    const limited = provider({ maxTurns: 1 });
+    const ticket = limited.admit();
+    expect(ticket).not.toBeNull();
+    expect(limited.admit()).toBeNull();
+    ticket!.release();
+    expect(limited.admit()).not.toBeNull();
   });
 });

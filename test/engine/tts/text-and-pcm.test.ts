@@ -1,6 +1,5 @@
 import { describe, expect, it } from "bun:test";
 import { PcmRechunker, pcmChunks } from "../../../src/engine/tts/audio/pcm-chunks.ts";
-import { upsample } from "../../../src/engine/tts/audio/resample.ts";
 import { parseWav } from "../../../src/engine/tts/audio/wav.ts";
 import { isSpeakable, normalizeForFlite } from "../../../src/engine/tts/flite/normalize-text.ts";
 import { DEFAULT_FLITE_VOICE, findFliteVoice, fliteOptions } from "../../../src/engine/tts/flite/voices.ts";
@@ -64,15 +63,6 @@ describe("PCM helpers", () => {
     const cutter = new PcmRechunker(10);
     const out = [...cutter.push(new Uint8Array(7)), ...cutter.push(new Uint8Array(7)), ...cutter.push(new Uint8Array(7)), ...cutter.end()];
     expect(out.map((chunk) => chunk.length)).toEqual([10, 10]);
-  });
-
-  it("upsamples by 2, keeping the original samples and interpolating between them", () => {
-    const input = Int16Array.from({ length: 400 }, (_, i) => Math.round(10000 * Math.sin((2 * Math.PI * 500 * i) / 16000)));
-    const output = upsample(input, 2);
-    expect(output.length).toBe(800);
-    for (let i = 50; i < 350; i++) expect(output[2 * i]).toBe(input[i]);
-    const expected = Math.round(10000 * Math.sin((2 * Math.PI * 500 * 200.5) / 16000));
-    expect(Math.abs(output[401] - expected)).toBeLessThan(150);
   });
 
   it("parses a 16-bit mono WAV and refuses anything else", () => {

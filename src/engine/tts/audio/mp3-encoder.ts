@@ -1,38 +1,103 @@
 /**
- * MP3 encoding of one sentence with lamejs: MPEG-1 Layer III, mono, CBR, no ID3 tag, no Xing/LAME tag.
+ * MP3 encoding with LAME compiled to WebAssembly (`wasm-media-encoders`): MPEG-1 Layer III, 44.1 kHz, mono, CBR,
+ * no CRC (every frame starts `FF FB`), no ID3 tag, no Xing/LAME tag.
  *
- * Why these settings: MPEG-1 needs 32, 44.1 or 48 kHz, and lame picks its output rate from the bitrate, so the
- * input must already be at 32 kHz and the bitrate at least 48 kbps (below that lame falls back to MPEG-2 at
- * 22.05/24 kHz). lamejs' Mp3Encoder turns the bit reservoir off (`disable_reservoir`), so every frame's
- * main_data_begin is 0: each frame holds all of its own bits and a chunk can be decoded without the one before.
+ * Why these settings: the Unity SDK finds frames by `FF FB` and plays what it decodes at a fixed 44,100 Hz, so
+ * the output rate must be 44.1 kHz whatever the voice's own rate; LAME resamples (16 kHz flite, 24 kHz OpenAI
+ * PCM) with its own band-limited filter. 48 kbps is plenty for speech that stops at 8-12 kHz.
+ *
+ * Why one whole stream per sentence: this LAME build keeps the bit reservoir on (it has no switch for it), so a
+ * frame may carry bits of the frames after it and cannot be decoded without the ones before. A fresh stream
+ * starts with an empty reservoir, so a sentence's stream, sent as one `audio` message, decodes on its own. The
+ * sentence is still encoded step by step, so a cancelled sentence stops early and a long one never holds a
+ * thread for long.
  */
-import { Mp3Encoder } from "@breezystack/lamejs";
-import { Mp3Chunker } from "./mp3-chunker.ts";
+import { WasmMediaEncoder, createEncoder } from "wasm-media-encoders";
+import wasmPath from "wasm-media-encoders/wasm/mp3" with { type: "file" };
+import { compileOnce } from "../wasm-module.ts";
 
-export const MP3_SAMPLE_RATE = 32000;
-/** 48 kbps at 32 kHz: 216-byte frames of 36 ms, plenty for speech that stops at 8 kHz. */
+export const MP3_SAMPLE_RATE = 44100;
 export const MP3_BITRATE_KBPS = 48;
-/** Samples fed to the encoder per step: six MPEG-1 frames, about one chunk. */
-const STEP_SAMPLES = 1152 * 6;
+/** Input samples fed to LAME per step (about 0.5 s at 16 kHz), so cancellation is noticed quickly. */
+const STEP_SAMPLES = 8192;
 
 /**
- * Encodes 32 kHz mono samples step by step, yielding chunks of whole frames as soon as they are ready.
- * Between steps it calls `cancelled()` and stops early when it answers true.
- * @example for (const chunk of encodeMp3(samples, () => false)) send(chunk)
+ * Compiles LAME's wasm once per thread and returns the same module afterwards (it can be posted to workers).
+ * @example const module = await loadMp3Module()
  */
-export function* encodeMp3(samples: Int16Array, cancelled: () => boolean): Generator<Uint8Array> {
-  const encoder = new Mp3Encoder(1, MP3_SAMPLE_RATE, MP3_BITRATE_KBPS);
-  const chunker = new Mp3Chunker();
-  for (let start = 0; start < samples.length; start += STEP_SAMPLES) {
-    if (cancelled()) return;
-    yield* chunker.push(asBytes(encoder.encodeBuffer(samples.subarray(start, start + STEP_SAMPLES))));
+export const loadMp3Module = compileOnce(wasmPath);
+
+/** One LAME instance, reused sentence after sentence (each sentence is configured afresh: a new stream). */
+export class Mp3Encoder {
+  private constructor(private readonly lame: WasmMediaEncoder<"audio/mpeg">) {}
+
+  /**
+   * An encoder on `module` (from loadMp3Module, possibly posted from another thread).
+   * @example const encoder = await Mp3Encoder.create(await loadMp3Module())
+   */
+  static async create(module?: WebAssembly.Module): Promise<Mp3Encoder> {
+    return new Mp3Encoder(await createEncoder("audio/mpeg", module ?? (await loadMp3Module())));
   }
-  if (cancelled()) return;
-  yield* chunker.push(asBytes(encoder.flush()));
-  yield* chunker.end();
+
+  /**
+   * Starts a new stream for mono samples at `inputRate`; returns a writer that encodes them as they come.
+   * @example const stream = encoder.start(16000); stream.write(samples); const mp3 = stream.end()
+   */
+  start(inputRate: number): Mp3Stream {
+    this.lame.configure({ channels: 1, sampleRate: inputRate, bitrate: MP3_BITRATE_KBPS, outputSampleRate: MP3_SAMPLE_RATE });
+    return new Mp3Stream(this.lame);
+  }
+
+  /**
+   * Encodes one sentence of 16-bit mono samples into one MP3 stream of whole frames; null if `cancelled()`
+   * answered true between steps.
+   * @example encoder.encode(pcm.samples, 16000, () => false)
+   */
+  encode(samples: Int16Array, inputRate: number, cancelled: () => boolean): Uint8Array | null {
+    const stream = this.start(inputRate);
+    for (let start = 0; start < samples.length; start += STEP_SAMPLES) {
+      if (cancelled()) return null;
+      stream.write(samples.subarray(start, start + STEP_SAMPLES));
+    }
+    return cancelled() ? null : stream.end();
+  }
 }
 
-// lamejs hands back an Int8Array view; the bytes are the same, only the type differs.
-function asBytes(data: Int8Array | Uint8Array): Uint8Array {
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+/** One MP3 stream being written: 16-bit samples in, the whole stream's bytes out at the end. */
+export class Mp3Stream {
+  private parts: Uint8Array[] = [];
+  private bytes = 0;
+  private floats = new Float32Array(0);
+
+  constructor(private readonly lame: WasmMediaEncoder<"audio/mpeg">) {}
+
+  /** Encodes `samples` (16-bit, mono); the frames are kept until end(). */
+  write(samples: Int16Array): void {
+    if (samples.length === 0) return;
+    if (this.floats.length < samples.length) this.floats = new Float32Array(samples.length);
+    const input = this.floats.subarray(0, samples.length);
+    for (let i = 0; i < samples.length; i++) input[i] = samples[i] / 32768;
+    this.keep(this.lame.encode([input]));
+  }
+
+  /** Flushes the encoder and returns the whole stream: whole frames only. */
+  end(): Uint8Array {
+    this.keep(this.lame.finalize());
+    const out = new Uint8Array(this.bytes);
+    let offset = 0;
+    for (const part of this.parts) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    this.parts = [];
+    this.bytes = 0;
+    return out;
+  }
+
+  // The encoder hands back a view of its own memory, overwritten by the next call: copy it.
+  private keep(view: Uint8Array): void {
+    if (view.length === 0) return;
+    this.parts.push(view.slice());
+    this.bytes += view.length;
+  }
 }

@@ -60,25 +60,6 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
 }
 
 /**
- * Bytes taken by an ID3v2 tag at the start of `bytes` (0 when there is none, null when more bytes are needed).
- * @example id3Length(bytes) // 0
- */
-export function id3Length(bytes: Uint8Array): number | null {
-  if (bytes.length < 3) return bytes.length === 0 || isPrefixOf(bytes, "ID3") ? null : 0;
-  if (!isPrefixOf(bytes.subarray(0, 3), "ID3")) return 0;
-  if (bytes.length < 10) return null;
-  // The size is "syncsafe": 7 bits per byte, so it can never contain a false frame sync.
-  const size = (bytes[6] << 21) | (bytes[7] << 14) | (bytes[8] << 7) | bytes[9];
-  const footer = bytes[5] & 0x10 ? 10 : 0;
-  return 10 + size + footer;
-}
-
-function isPrefixOf(bytes: Uint8Array, text: string): boolean {
-  for (let i = 0; i < bytes.length && i < text.length; i++) if (bytes[i] !== text.charCodeAt(i)) return false;
-  return true;
-}
-
-/**
  * Splits a buffer that holds whole frames into their headers and offsets; throws on anything else.
  * @example splitFrames(chunk).length // frames in the chunk
  */

@@ -1,6 +1,6 @@
 /**
- * One flite run: a fresh instance of the shared compiled module per sentence (flite is a command-line program
- * whose `_start` can run only once per instance), argv in, WAV out through the in-memory WASI host.
+ * One flite run: a fresh instance of the compiled module per sentence (flite is a command-line program whose
+ * `_start` can run only once per instance), argv in, WAV out through the in-memory WASI host.
  */
 import type { VoiceProfile } from "../../types.ts";
 import { type Pcm, parseWav } from "../audio/wav.ts";
@@ -10,17 +10,28 @@ import { MemoryWasi } from "./wasi.ts";
 const OUTPUT_FILE = "speech.wav";
 
 /**
- * Synthesizes `text` (already normalized) with `voice`; throws when flite fails.
+ * Synthesizes `text` (already normalized) with `voice`; throws when flite fails. `host` is a MemoryWasi already
+ * instantiated with the module (see prepareFlite), to keep instantiation off the path of a waiting child.
  * @example const { samples, sampleRate } = await runFlite(module, "Hello there!", DEFAULT_FLITE_VOICE, {})
  */
-export async function runFlite(module: WebAssembly.Module, text: string, voice: FliteVoice, profile: VoiceProfile): Promise<Pcm> {
+export async function runFlite(module: WebAssembly.Module, text: string, voice: FliteVoice, profile: VoiceProfile, host?: MemoryWasi): Promise<Pcm> {
+  const wasi = host ?? (await prepareFlite(module));
   // "-t" marks the text as text, so a sentence that happens to name a file is still spoken, never read.
-  const wasi = new MemoryWasi(["flite", ...fliteOptions(voice, profile), "-t", text, "-o", OUTPUT_FILE]);
-  const code = await wasi.run(module);
+  const code = wasi.start(["flite", ...fliteOptions(voice, profile), "-t", text, "-o", OUTPUT_FILE]);
   // The error names the exit code only: flite's messages may quote the child's text.
   if (code !== 0) throw new Error(`flite exited with code ${code}`);
   const wav = wasi.file(OUTPUT_FILE);
   const pcm = wav ? parseWav(wav) : null;
   if (!pcm) throw new Error("flite wrote no usable WAV output");
   return pcm;
+}
+
+/**
+ * A fresh flite instance, ready for one runFlite (flite's `_start` runs once per instance).
+ * @example const next = prepareFlite(module); ...; await runFlite(module, text, voice, {}, await next)
+ */
+export async function prepareFlite(module: WebAssembly.Module): Promise<MemoryWasi> {
+  const wasi = new MemoryWasi();
+  await wasi.instantiate(module);
+  return wasi;
 }

@@ -41,7 +41,11 @@ export class MemoryWasi {
   readonly stdout = new MemoryFile();
   readonly stderr = new MemoryFile();
 
-  constructor(private readonly args: string[]) {
+  private args: string[] = [];
+  private instance: WebAssembly.Instance | null = null;
+
+  constructor(args: string[] = []) {
+    this.args = args;
     this.fds.set(1, { kind: "stdio", sink: this.stdout });
     this.fds.set(2, { kind: "stdio", sink: this.stderr });
     this.fds.set(PREOPEN_FD, { kind: "dir" });
@@ -57,7 +61,25 @@ export class MemoryWasi {
    * @example const code = await new MemoryWasi(["flite", "-t", "hi", "-o", "out.wav"]).run(module)
    */
   async run(module: WebAssembly.Module): Promise<number> {
-    const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: this.imports() });
+    await this.instantiate(module);
+    return this.start(this.args);
+  }
+
+  /**
+   * Instantiates `module` without running it, so the instance is ready before the command line is known
+   * (instantiating copies the module's data, tens of MB for flite). Call start() once, later.
+   * @example const host = new MemoryWasi(); await host.instantiate(module); host.start(["flite", "-t", "hi"])
+   */
+  async instantiate(module: WebAssembly.Module): Promise<void> {
+    this.instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: this.imports() });
+  }
+
+  /** Runs the instantiated module's `_start` with `args` as its command line; returns the exit code. */
+  start(args: string[]): number {
+    const instance = this.instance;
+    if (!instance) throw new Error("wasi module is not instantiated");
+    this.instance = null;
+    this.args = args;
     this.memory = instance.exports.memory as WebAssembly.Memory;
     try {
       (instance.exports._start as () => void)();
@@ -84,17 +106,23 @@ export class MemoryWasi {
 
   private imports(): Record<string, (...args: never[]) => number | void> {
     const encoder = new TextEncoder();
-    const argBytes = this.args.map((arg) => encoder.encode(`${arg}\0`));
+    // The command line is set by start(), after instantiation: encode it when the module asks for it.
+    let encoded: { for: string[]; bytes: Uint8Array[] } | null = null;
+    const args = () => {
+      if (encoded?.for !== this.args) encoded = { for: this.args, bytes: this.args.map((arg) => encoder.encode(`${arg}\0`)) };
+      return encoded.bytes;
+    };
     return {
       args_sizes_get: (argcPtr: number, bufSizePtr: number) => {
         const view = this.view();
+        const argBytes = args();
         view.setUint32(argcPtr, argBytes.length, true);
         view.setUint32(bufSizePtr, argBytes.reduce((sum, arg) => sum + arg.length, 0), true);
         return ERRNO_SUCCESS;
       },
       args_get: (argvPtr: number, bufPtr: number) => {
         let offset = bufPtr;
-        argBytes.forEach((arg, i) => {
+        args().forEach((arg, i) => {
           this.view().setUint32(argvPtr + i * 4, offset, true);
           this.bytes(offset, arg.length).set(arg);
           offset += arg.length;

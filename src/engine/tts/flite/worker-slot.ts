@@ -2,7 +2,7 @@
  * One synthesis worker as the pool sees it: the Bun Worker, the shared word through which the pool asks it to
  * stop a job, and whether it has finished warming up. Busy workers keep the process alive, idle ones do not.
  */
-import type { FromWorker, JobMessage } from "./protocol.ts";
+import type { FromWorker, JobMessage, WasmModules } from "./protocol.ts";
 
 export interface SlotEvents {
   message(slot: WorkerSlot, message: FromWorker): void;
@@ -14,7 +14,7 @@ export class WorkerSlot {
   private readonly cancelWord = new Int32Array(new SharedArrayBuffer(4));
   ready = false;
 
-  constructor(path: string, module: WebAssembly.Module, events: SlotEvents) {
+  constructor(path: string, modules: WasmModules | null, events: SlotEvents) {
     // smol: a worker only runs flite and the encoder, so a small heap is enough.
     this.worker = new Worker(path, { smol: true });
     this.worker.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -23,7 +23,7 @@ export class WorkerSlot {
     };
     this.worker.onerror = (event: ErrorEvent) => events.crash(this, event.message);
     keepAlive(this.worker, false);
-    this.worker.postMessage({ type: "init", module, cancel: this.cancelWord.buffer });
+    this.worker.postMessage({ type: "init", cancel: this.cancelWord.buffer, modules });
   }
 
   /** Hands a job to the worker. */
@@ -33,7 +33,7 @@ export class WorkerSlot {
     this.worker.postMessage(job);
   }
 
-  /** Asks the worker to stop job `id` at its next chunk boundary. */
+  /** Asks the worker to stop job `id` at its next step. */
   cancel(id: number): void {
     Atomics.store(this.cancelWord, 0, id);
   }

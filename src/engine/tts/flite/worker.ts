@@ -1,67 +1,75 @@
 /**
- * A synthesis worker: runs flite, resamples and encodes one sentence at a time, off the main thread.
+ * A synthesis worker: runs flite and encodes one sentence at a time, off the main thread. The first workers
+ * of a process compile flite and LAME themselves; later ones get the compiled modules from the pool.
  * It must be listed as an entrypoint of `bun build --compile` (see ./worker-url.ts) to exist in the binary.
+ *
+ * `mp3`: the whole sentence becomes one MP3 stream, sent as one chunk (see ../audio/mp3-encoder.ts for why).
+ * `pcm16`: flite's own 16 kHz samples, in 200 ms chunks.
  */
-import { MP3_SAMPLE_RATE, encodeMp3 } from "../audio/mp3-encoder.ts";
+import { Mp3Encoder, MP3_SAMPLE_RATE, loadMp3Module } from "../audio/mp3-encoder.ts";
+import { loadFliteModule } from "./wasm.ts";
 import { pcmChunks } from "../audio/pcm-chunks.ts";
-import { upsample } from "../audio/resample.ts";
 import type { FromWorker, JobMessage, ToWorker } from "./protocol.ts";
-import { runFlite } from "./run-flite.ts";
+import type { MemoryWasi } from "./wasi.ts";
+import { prepareFlite, runFlite } from "./run-flite.ts";
 import { DEFAULT_FLITE_VOICE, findFliteVoice } from "./voices.ts";
-
-/** PCM is delivered at flite's own rate: resampling would only make it bigger. */
-const PCM_SAMPLE_RATE = 16000;
 
 declare const self: Worker;
 
 let module: WebAssembly.Module | null = null;
+let encoder: Mp3Encoder | null = null;
 let cancel: Int32Array | null = null;
+/** The instance the next sentence will use, made while the worker is idle (instantiating takes ~10 ms). */
+let next: Promise<MemoryWasi> | null = null;
 
 function send(message: FromWorker, transfer: Transferable[] = []): void {
   self.postMessage(message, transfer);
 }
 
 async function runJob(job: JobMessage): Promise<void> {
-  if (!module || !cancel) throw new Error("worker used before init");
+  if (!module || !encoder || !cancel) throw new Error("worker used before init");
   const flag = cancel;
   const cancelled = () => Atomics.load(flag, 0) === job.id;
   const started = performance.now();
   const voice = findFliteVoice(job.voiceId) ?? DEFAULT_FLITE_VOICE;
-  const pcm = await runFlite(module, job.text, voice, job.profile);
+  const host = await (next ?? prepareFlite(module));
+  next = null;
+  const pcm = await runFlite(module, job.text, voice, job.profile, host);
   const synthMs = performance.now() - started;
   const audioMs = (pcm.samples.length * 1000) / pcm.sampleRate;
-  let wasCancelled = cancelled();
-  if (!wasCancelled && job.format === "mp3") {
-    const samples = upsample(pcm.samples, MP3_SAMPLE_RATE / pcm.sampleRate);
-    for (const data of encodeMp3(samples, cancelled)) {
-      send({ type: "chunk", id: job.id, data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE }, [data.buffer]);
-    }
-  } else if (!wasCancelled) {
-    const samples = upsample(pcm.samples, PCM_SAMPLE_RATE / pcm.sampleRate);
-    for (const data of pcmChunks(samples, PCM_SAMPLE_RATE)) {
+  if (!cancelled() && job.format === "mp3") {
+    const data = encoder.encode(pcm.samples, pcm.sampleRate, cancelled);
+    if (data && data.length > 0) send({ type: "chunk", id: job.id, data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE }, [data.buffer]);
+  } else if (!cancelled()) {
+    for (const data of pcmChunks(pcm.samples, pcm.sampleRate)) {
       if (cancelled()) break;
-      send({ type: "chunk", id: job.id, data, mimeType: "audio/pcm", sampleRate: PCM_SAMPLE_RATE }, [data.buffer]);
+      send({ type: "chunk", id: job.id, data, mimeType: "audio/pcm", sampleRate: pcm.sampleRate }, [data.buffer]);
     }
   }
-  wasCancelled = cancelled();
-  send({ type: "done", id: job.id, cancelled: wasCancelled, synthMs, totalMs: performance.now() - started, audioMs });
+  send({ type: "done", id: job.id, cancelled: cancelled(), synthMs, totalMs: performance.now() - started, audioMs });
 }
 
-// One warm-up sentence at start: the first flite run and the first encode are several times slower
-// (JIT tiers), and that cost belongs at boot, not in a child's first answer.
+// A few warm-up sentences at start: the first flite runs and encodes are several times slower (JIT tiers),
+// and that cost belongs before the worker says it is ready, not in a child's first answer.
 async function warmUp(): Promise<void> {
-  if (!module) return;
-  const pcm = await runFlite(module, "Hello there.", DEFAULT_FLITE_VOICE, {});
-  for (const _ of encodeMp3(upsample(pcm.samples, MP3_SAMPLE_RATE / pcm.sampleRate), () => false));
+  if (!module || !encoder) return;
+  for (const text of ["Hello there.", "Oh, what a lovely day it is!"]) {
+    const pcm = await runFlite(module, text, DEFAULT_FLITE_VOICE, {});
+    encoder.encode(pcm.samples, pcm.sampleRate, () => false);
+  }
 }
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
-    module = message.module;
     cancel = new Int32Array(message.cancel);
+    // Compiled here when no earlier worker did, never on the main thread: flite's 21 MB block a thread for tens of ms.
+    const modules = message.modules ?? { flite: await loadFliteModule(), mp3: await loadMp3Module() };
+    module = modules.flite;
+    encoder = await Mp3Encoder.create(modules.mp3);
     await warmUp();
-    send({ type: "ready" });
+    next = prepareFlite(module);
+    send({ type: "ready", modules });
     return;
   }
   try {
@@ -69,4 +77,5 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   } catch (error) {
     send({ type: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
   }
+  if (module) next ??= prepareFlite(module);
 };

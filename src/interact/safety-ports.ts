@@ -1,0 +1,26 @@
+/**
+ * The app behind a session's safety guard (safety.ts): team policies from src/safety-policies, incidents
+ * into src/incidents, and the moderation model the settings name (src/engine-wiring.ts).
+ */
+import type { Deps } from "../deps.ts";
+import { buildModeration } from "../engine-wiring.ts";
+import { warmUpSafetyLater } from "../engine/safety/index.ts";
+import { recordIncident } from "../incidents/service.ts";
+import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";
+import type { SafetyPorts } from "./safety.ts";
+
+/** The safety ports over the database and settings; starts loading the rules in the background. */
+export function createSafetyPorts(deps: Pick<Deps, "store" | "config" | "logger">): SafetyPorts {
+  const moderation = buildModeration(deps.config);
+  const logger = deps.logger.child({ component: "safety" });
+  // Off the start-up path: the rules load and compile on a timer, after the server starts listening.
+  warmUpSafetyLater((error) => logger.error({ event: "safety_unavailable", err: (error as Error).message }, "safety rules failed to load"));
+  return {
+    findTeamPolicy: (teamId, name) => resolveStoredPolicy(deps, teamId, name),
+    teamPolicyNames: (teamId) => teamPolicyNames(deps, teamId),
+    // Not awaited by the turn: recording logs instead of failing, and never holds up the reply.
+    recordIncident: (incident) => void recordIncident(deps, logger, incident),
+    moderation: moderation.provider,
+    moderationTimeoutMs: moderation.timeoutMs,
+  };
+}
