@@ -18,8 +18,8 @@ export function createSafetyPorts(deps: Pick<Deps, "store" | "config" | "logger"
   return {
     findTeamPolicy: (teamId, name) => resolveStoredPolicy(deps, teamId, name),
     teamPolicyNames: (teamId) => teamPolicyNames(deps, teamId),
-    // Not awaited by the turn: recording logs instead of failing, and never holds up the reply.
-    recordIncident: (incident) => void recordIncident(deps, logger, incident),
+    // Never rejects: a write that fails is logged. An input's incident is written before the turn goes on.
+    recordIncident: (incident) => recordIncident(deps, logger, incident),
     moderation: moderation.provider,
     moderationTimeoutMs: moderation.timeoutMs,
   };

@@ -45,8 +45,8 @@ export interface SafetyPorts {
   findTeamPolicy(teamId: number, name: string): StoredPolicy | null | Promise<StoredPolicy | null>;
   /** The team's policy names (for the error that lists what may be named). */
   teamPolicyNames(teamId: number): string[] | Promise<string[]>;
-  /** Records an escalation; must not throw. */
-  recordIncident(incident: IncidentRecord): void;
+  /** Records an escalation; must not throw (nor reject). An input's incident is awaited before the turn goes on. */
+  recordIncident(incident: IncidentRecord): void | Promise<void>;
   /** A moderation model behind the rules (HOOT_MODERATION_PROVIDER), or null. */
   moderation: ModerationProvider | null;
   moderationTimeoutMs: number;
@@ -139,26 +139,26 @@ export class SessionGuard {
       screen: async (text, signal) => {
         const lib = await safetyLibrary();
         const checker = configured ?? this.wrap(lib, lib.builtinPolicy(null) as CompiledPolicy);
-        const record = (incident: Incident): void => {
+        const record = (incident: Incident): void | Promise<void> => {
           if (player.teamId === undefined) return;
-          this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
+          return this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
         };
         let context = "";
         const safety: TurnSafety = {
           checkOutput: checker.policy.checksOutput ? (unit, unitSignal) => checker.checkOutput(unit, { stance: this.state.stance, context, signal: unitSignal }) : null,
-          onIncident: record,
+          onIncident: (incident) => void record(incident),
         };
         if (isSpeakFirst(text)) return { text, reply: null, notices: [], stored: null, safety };
         try {
           const verdict = await checker.checkInput(text, { stance: this.state.stance, signal });
           context = verdict.text;
           const notices = [...verdict.notices];
-          if (verdict.incident) record(verdict.incident);
+          if (verdict.incident) await record(verdict.incident);
           const step = lib.observe(this.state, verdict.intercepted, checker.policy.strictAfter);
           this.state = step.state;
           if (step.escalated) {
             notices.push({ category: "boundary_testing", action: "escalate" });
-            record({ category: "boundary_testing", action: "escalate", direction: "input" });
+            await record({ category: "boundary_testing", action: "escalate", direction: "input" });
             this.logger.info({ event: "safety_stance", session: this.sessionId, attempts: step.state.attempts }, "session moved to the heightened safety stance");
           }
           const stored = verdict.reply === null ? verdict.text : WITHHELD;
