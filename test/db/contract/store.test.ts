@@ -52,6 +52,25 @@ contract("store transactions", ({ store, backend }) => {
     expect(await store().teams.findByName(dropped)).toBeNull();
   });
 
+  it("nests savepoints inside savepoints", async () => {
+    const names = [unique("l1"), unique("l2"), unique("l3")];
+    await store().transaction(async (tx) => {
+      await tx.teams.insert(names[0]!);
+      await tx.transaction(async (two) => {
+        await two.teams.insert(names[1]!);
+        await rejection(
+          two.transaction(async (three) => {
+            await three.teams.insert(names[2]!);
+            throw new Error("only this level");
+          }),
+        );
+      });
+    });
+    expect(await store().teams.findByName(names[0]!)).not.toBeNull();
+    expect(await store().teams.findByName(names[1]!)).not.toBeNull();
+    expect(await store().teams.findByName(names[2]!)).toBeNull();
+  });
+
   it("runs afterCommit callbacks after the commit, drops them on a rollback, and runs them at once outside a transaction", async () => {
     const seen: string[] = [];
     const name = unique("cb");
