@@ -56,6 +56,9 @@ export const ERROR_CODES = [
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // interact websocket: the hosted engine's request kinds (compatibility)
+  "unsupported_request",
+  "unknown_service_profile",
   // utilities and stored configurations (a configuration reference, a utility an interact or run names)
   "unknown_reference",
   "unknown_utility",
@@ -69,9 +72,12 @@ export const ERROR_CODES = [
   "token_expired",
   "credential_revoked",
   "server_shutting_down",
+  "session_expired",
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // interact websocket: audio asked for but not admitted (`speech_unavailable`, the reply goes on as text)
+  "speech_busy",
   // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
   ...UTILITY_ERROR_CODES,
 ] as const;

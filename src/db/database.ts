@@ -19,8 +19,7 @@ import { waitForWriteLock } from "./busy.ts";
 import { scrubDeletedData } from "./scrub.ts";
 import type { Store } from "./store.ts";
 import { createSqliteStore } from "./sqlite/store.ts";
-import { createPool, migratePostgres, pgDb, redactUrl, type PgDb } from "./pg/client.ts";
-import { createPgStore } from "./pg/store.ts";
+import type { PgDb } from "./pg/client.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -51,14 +50,17 @@ export interface ConnectOptions {
   onCallbackError?: (error: unknown) => void;
 }
 
-type DatabaseSettings = Pick<Config, "databaseUrl" | "databasePath" | "databasePoolSize" | "dbLockTimeoutMs">;
+export type DatabaseSettings = Pick<Config, "databaseUrl" | "databasePath" | "databasePoolSize" | "dbLockTimeoutMs">;
 
 /**
  * Opens (creating if needed) and migrates the configured database.
  * @example const database = await connectDatabase(config, { busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS })
  */
 export async function connectDatabase(config: DatabaseSettings, options: ConnectOptions = {}): Promise<Database> {
-  return config.databaseUrl === null ? sqliteDatabase(config, options) : postgresDatabase(config.databaseUrl, config, options);
+  if (config.databaseUrl === null) return sqliteDatabase(config, options);
+  // Loaded only here: a SQLite deployment never evaluates the PostgreSQL driver, schema and repositories at start.
+  const { postgresDatabase } = await import("./pg/database.ts");
+  return postgresDatabase(config.databaseUrl, config, options);
 }
 
 function sqliteDatabase(config: DatabaseSettings, options: ConnectOptions): Database {
@@ -73,45 +75,6 @@ function sqliteDatabase(config: DatabaseSettings, options: ConnectOptions): Data
     waitForWriteLock: (deadlineMs) => waitForWriteLock(handle.sqlite, deadlineMs),
     scrubDeletedData: () => scrubDeletedData(handle.db),
     close: async () => handle.close(),
-  };
-}
-
-async function postgresDatabase(url: string, config: DatabaseSettings, options: ConnectOptions): Promise<Database> {
-  const location = redactUrl(url);
-  const pool = createPool(url, { poolSize: config.databasePoolSize, lockTimeoutMs: config.dbLockTimeoutMs });
-  try {
-    await pool.unsafe("SELECT 1");
-  } catch (error) {
-    await pool.close({ timeout: 0 }).catch(() => undefined);
-    throw new DatabaseUnreachable(location, error);
-  }
-  try {
-    await migratePostgres(pool);
-  } catch (error) {
-    await pool.close({ timeout: 0 }).catch(() => undefined);
-    throw error;
-  }
-  let closed = false;
-  return {
-    kind: "postgres",
-    store: createPgStore(pool, { onCallbackError: options.onCallbackError }),
-    location,
-    raw: { kind: "postgres", pool, db: pgDb(pool) },
-    async ready() {
-      try {
-        await pool.unsafe("SELECT 1");
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    waitForWriteLock: async () => undefined,
-    scrubDeletedData: () => undefined,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await pool.close({ timeout: 5 });
-    },
   };
 }
 
