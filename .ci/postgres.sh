@@ -13,7 +13,11 @@ pg_bindir() {
   dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
   if [ -z "$dir" ] || [ ! -x "$dir/initdb" ]; then
     echo "== installing PostgreSQL from Debian" >&2
-    (apt-get update && apt-get install -y --no-install-recommends postgresql) >&2 || return 1
+    # Only the server binaries are wanted: no system-wide "main" cluster started behind our back.
+    if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+      mkdir -p /etc/postgresql-common && echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf
+    fi
+    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql) >&2 || return 1
     dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
   fi
   [ -x "$dir/initdb" ] || return 1
