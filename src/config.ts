@@ -118,6 +118,8 @@ export interface Config {
   publicUrl: string | null;
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
+  /** Single sign-ons one client address may start in ten minutes (console and SDK flows together). */
+  signInStartsPerAddress: number;
 
   // hardening: browsers, operators, locks, shutdown
   /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
@@ -275,7 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** The developer console's settings: single sign-on (all three OIDC values, or none), public URL, session lifetimes. */
+/** The developer console's settings: single sign-on (issuer, client id and public URL together, or none), session lifetimes. */
 function readConsoleSettings(read: Reader, problems: string[]) {
   const issuer = read.string("HOOT_OIDC_ISSUER", "");
   const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
@@ -287,6 +289,11 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
     else issuerHost = url.hostname;
     if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
+    // Taken from each request instead, the origin is wrong behind a TLS proxy: cookies lose Secure and the
+    // __Host- prefix, Origin checks fail and the provider gets an http redirect URI.
+    if (!publicUrl) {
+      problems.push("HOOT_PUBLIC_URL is required when HOOT_OIDC_ISSUER is set: the origin browsers use to reach hoot, such as https://hoot.example.com");
+    }
   }
   if (publicUrl) {
     const url = parseHttpUrl(publicUrl);
@@ -303,6 +310,7 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     publicUrl: publicUrl || null,
     consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
     consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
+    signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
   };
 }
 

@@ -44,8 +44,8 @@ export const ERROR_CODES = [
   "cross_site_refused",
   "already_member",
   "already_invited",
+  "last_team",
   "invalid_redirect_uri",
-  "not_available",
   // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
   "invalid_body",
   "database_busy",
@@ -192,13 +192,6 @@ export class SignInRefused extends AppError {
 export class IdentityProviderFailed extends AppError {
   constructor(message = "The identity provider could not be reached or gave an answer hoot cannot use; try again.") {
     super(502, "identity_provider_failed", message);
-  }
-}
-
-/** 501: a part of the console whose HTTP API this server does not have yet. */
-export class NotAvailableYet extends AppError {
-  constructor(message: string) {
-    super(501, "not_available", message);
   }
 }
 

@@ -11,7 +11,9 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, Unauthorized } from "../errors.ts";
+import { noContent } from "../http/no-content.ts";
+import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
+import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import {
   CreateKeyBody,
@@ -21,6 +23,7 @@ import {
   PkParams,
   PlayersQuery,
   PolicyBody,
+  PolicyNameParams,
   SwitchTeamBody,
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
@@ -47,23 +50,23 @@ import {
   switchTeam,
   type ConsoleSession,
 } from "./sessions.ts";
-import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
+import { admit, beginSignIn, finishSignIn, signInStartLimiter, UnknownSignIn } from "./sign-in.ts";
 import { sdkSignInRoutes } from "./sdk-routes.ts";
-import { forward, itemsOf, passOn, section } from "./safety.ts";
 
 const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DEFAULT_PROMPT =
   "You are Ollie, a wise and friendly owl who lives in a big oak tree. You talk with a young child: use short, warm sentences, ask one question at a time, and keep everything kind and safe.";
 
 /** The console (page, sign-in, API) and the SDK's single-sign-on routes. */
 export function consoleRoutes(deps: Deps) {
   const oidc = createOidcClient(deps.config);
-  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc)).use(sdkSignInRoutes(deps, oidc));
+  // One budget per address for both flows: starting sign-ins needs no credential.
+  const starts = signInStartLimiter(deps.config.signInStartsPerAddress);
+  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc, starts)).use(sdkSignInRoutes(deps, oidc, starts));
 }
 
-function consolePlugin(deps: Deps, oidc: OidcClient | null) {
-  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy);
+function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
+  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy, deps.logger);
 
   return new Elysia({ name: "console-app", detail: { hide: true } })
     .macro({
@@ -83,17 +86,18 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/", () => consolePage())
 
     // --- single sign-on in the browser ---
-    .get("/console/auth/login", async ({ request }) => {
+    .get("/console/auth/login", async ({ request, server }) => {
       if (!oidc) return redirect("/console");
       try {
         const redirectUri = `${consoleOrigin(deps, request)}/console/auth/callback`;
-        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri);
+        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri, { starts, client: address(request, server) });
         const secure = isSecure(deps, request);
         const headers = redirectHeaders(url);
         headers.append("set-cookie", serializeCookie(cookieName(LOGIN_COOKIE, secure), browser!, secure, 600));
         return new Response(null, { status: 303, headers });
       } catch (error) {
         if (error instanceof IdentityProviderFailed) return messagePage(502, "The identity provider cannot be reached", error.message, error.code);
+        if (error instanceof TooManyRequests) return messagePage(429, "Too many sign-ins", error.message, error.code, new Headers(error.headers));
         throw error;
       }
     })
@@ -150,8 +154,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       async ({ session, request, set }) => {
         await endSession(deps, session);
         set.headers["set-cookie"] = clearSessionCookie(deps, request);
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write" },
     )
@@ -179,24 +182,50 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .post(
       "/console/api/invitations",
       async ({ session, body, set }) => {
-        const email = body.email.trim().toLowerCase();
-        if (!EMAIL.test(email)) throw new InvalidRequest(`"${body.email}" is not an e-mail address.`);
-        const existing = await services.findDeveloperByEmail(deps, email);
-        if (existing && (await services.isMember(deps, existing.id, session.teamId))) throw new Conflict(`${email} is already in this team.`, "already_member");
-        const row = await deps.store.console.insertInvitation({ teamId: session.teamId, email, invitedBy: session.userId });
-        if (!row) throw new Conflict(`${email} is already invited to this team.`, "already_invited");
+        const invitation = await services.inviteFromConsole(deps, session.teamId, body.email, session.userId);
         set.status = 201;
-        return showInvitation(row);
+        return invitation;
       },
       { consoleSession: "write", body: InviteBody },
     )
-    .get("/console/api/invitations", async ({ session }) => ({ invitations: (await deps.store.console.listInvitations(session.teamId)).map(showInvitation) }), { consoleSession: "read" })
+    .get("/console/api/invitations", async ({ session }) => ({ invitations: await services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
-      async ({ session, params, set }) => {
-        if (!(await deps.store.console.deleteInvitation(session.teamId, Number(params.pk)))) throw new NotFound("invitation");
-        set.status = 204;
-        return null;
+      async ({ session, params }) => {
+        await services.withdrawInvitation(deps, session.teamId, Number(params.pk));
+        return noContent();
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+
+    // --- the signed-in developer's own invitations and teams: joining takes their explicit acceptance ---
+    .get("/console/api/my-invitations", async ({ session }) => ({ invitations: await services.invitationsOf(deps, session.userId) }), { consoleSession: "read" })
+    .post(
+      "/console/api/my-invitations/:pk/accept",
+      async ({ session, params }) => {
+        const team = await services.acceptInvitation(deps, session.userId, Number(params.pk));
+        deps.logger.info({ event: "invitation_accepted", userId: session.userId, teamId: team.pk }, "developer joined a team by invitation");
+        return describeSession(deps, session);
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/my-invitations/:pk/decline",
+      async ({ session, params }) => {
+        await services.declineInvitation(deps, session.userId, Number(params.pk));
+        return noContent();
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/teams/:pk/leave",
+      async ({ session, params }) => {
+        const teamId = Number(params.pk);
+        await services.leaveOwnTeam(deps, session.userId, teamId);
+        deps.logger.info({ event: "team_left", userId: session.userId, teamId }, "developer left a team");
+        // The session worked in the team it left: it moves to the developer's first remaining team.
+        const current = session.teamId === teamId ? await switchTeam(deps, session, (await services.teamsOf(deps, session.userId))[0]!.pk) : session;
+        return describeSession(deps, current);
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -213,10 +242,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/api/service-accounts", async ({ session }) => ({ service_accounts: await services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/service-accounts/:pk",
-      async ({ session, params, set }) => {
+      async ({ session, params }) => {
         await services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -247,10 +275,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     })
     .delete(
       "/console/api/players/:pk",
-      async ({ session, params, set }) => {
+      async ({ session, params }) => {
         await services.players(deps).remove(session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -263,46 +290,42 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     // --- playground and safety ---
     .get(
       "/console/api/playground",
-      async ({ session, request, server }) => {
-        const listed = await forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies);
-        const names = listed.available && listed.status === 200 ? itemsOf(listed.body, "policies").map((p: Record<string, unknown>) => p.name).filter((n): n is string => typeof n === "string") : [];
-        return { voices: services.voices(deps), policies: names.length > 0 ? names : services.builtInPolicies(), default_prompt: DEFAULT_PROMPT };
-      },
+      async ({ session }) => ({
+        voices: services.voices(deps),
+        policies: (await services.policies(deps, session.teamId)).map((p) => p.name),
+        default_prompt: DEFAULT_PROMPT,
+      }),
       { consoleSession: "read" },
     )
     .get(
       "/console/api/safety",
-      async ({ session, request, server }) => {
-        const [policies, teamPolicies, incidents] = await Promise.all([
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.teamPolicies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.incidents),
+      async ({ session }) => {
+        const [policies, team_policies, incidents] = await Promise.all([
+          services.policies(deps, session.teamId),
+          services.teamPolicies(deps, session.teamId),
+          services.recentIncidents(deps, session.teamId),
         ]);
-        return {
-          builtin: services.builtInPolicies(),
-          policies: section(policies, "policies"),
-          team_policies: section(teamPolicies, "policies"),
-          incidents: section(incidents, "incidents"),
-        };
+        return { policies, team_policies, incidents };
       },
       { consoleSession: "read" },
     )
     .post(
       "/console/api/safety/policies",
-      async ({ session, request, server, body, set }) => {
-        const answer = await forward(deps, session, request, server, "POST", services.SAFETY_ROUTES.teamPolicies, body);
-        return passOn(answer, set);
+      async ({ session, body, set }) => {
+        const policy = await services.createTeamPolicy(deps, session.teamId, body);
+        set.status = 201;
+        return policy;
       },
       { consoleSession: "write", body: PolicyBody },
     )
     .put(
-      "/console/api/safety/policies/:id",
-      async ({ session, request, server, body, params, set }) => {
-        if (!/^[A-Za-z0-9_.-]{1,100}$/.test(params.id)) throw new InvalidRequest("The policy id in the path is not valid.", "invalid_path");
-        const answer = await forward(deps, session, request, server, "PUT", `${services.SAFETY_ROUTES.teamPolicies}/${params.id}`, body);
-        return passOn(answer, set);
+      "/console/api/safety/policies/:name",
+      async ({ session, body, params, set }) => {
+        const { created, policy } = await services.putTeamPolicy(deps, session.teamId, params.name, body);
+        set.status = created ? 201 : 200;
+        return policy;
       },
-      { consoleSession: "write", body: PolicyBody },
+      { consoleSession: "write", body: PolicyBody, params: PolicyNameParams },
     );
 }
 
@@ -319,10 +342,6 @@ async function describeSession(deps: Deps, session: ConsoleSession) {
     csrf_token: session.csrfToken,
     method: session.method,
   };
-}
-
-function showInvitation(row: { id: number; email: string; createdAt: number }) {
-  return { pk: row.id, email: row.email, created_at: new Date(row.createdAt).toISOString() };
 }
 
 function redirectHeaders(location: string): Headers {

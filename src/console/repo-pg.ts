@@ -1,7 +1,7 @@
 /** The console repository (repo.ts) on PostgreSQL. */
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
 import { query, type PgDb } from "../db/pg/client.ts";
-import { consoleInvitations, consoleLogins, consoleSessions, teams } from "../db/pg/schema.ts";
+import { consoleLogins, consoleSessions } from "../db/pg/schema.ts";
 import type { ConsoleRepo } from "./repo.ts";
 
 /** The console's tables on PostgreSQL. */
@@ -22,20 +22,7 @@ export function pgConsoleRepo(db: PgDb): ConsoleRepo {
     insertLogin: (values) => run(db.insert(consoleLogins).values(values)),
     // DELETE … RETURNING: of two callbacks racing with one state, exactly one gets the row.
     takeLogin: (stateHash) => one(db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning()),
-    countLogins: async () => (await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM console_logins"))[0]?.n ?? 0,
+    countLogins: async (purpose) => (await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM console_logins WHERE purpose = $1", [purpose]))[0]?.n ?? 0,
     deleteExpiredLogins: (now) => run(db.delete(consoleLogins).where(lt(consoleLogins.expiresAt, now))),
-
-    insertInvitation: (values) => one(db.insert(consoleInvitations).values(values).onConflictDoNothing().returning()),
-    listInvitations: (teamId) => db.select().from(consoleInvitations).where(eq(consoleInvitations.teamId, teamId)).orderBy(asc(consoleInvitations.id)),
-    invitationsFor: (email) =>
-      db
-        .select({ id: consoleInvitations.id, teamId: consoleInvitations.teamId, teamName: teams.name })
-        .from(consoleInvitations)
-        .innerJoin(teams, eq(teams.id, consoleInvitations.teamId))
-        .where(eq(consoleInvitations.email, email))
-        .orderBy(asc(consoleInvitations.id)),
-    deleteInvitation: async (teamId, id) =>
-      (await db.delete(consoleInvitations).where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId))).returning({ id: consoleInvitations.id })).length > 0,
-    deleteInvitationsFor: (email) => run(db.delete(consoleInvitations).where(eq(consoleInvitations.email, email))),
   };
 }

@@ -1,8 +1,8 @@
 /** The console repository (repo.ts) on SQLite. */
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { consoleInvitations, consoleLogins, consoleSessions, teams } from "../db/schema.ts";
+import { consoleLogins, consoleSessions } from "../db/schema.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { ConsoleRepo } from "./repo.ts";
 
@@ -28,26 +28,8 @@ export function sqliteConsoleRepo(db: Db): Synchronous<ConsoleRepo> {
 
     insertLogin: (values) => void db.insert(consoleLogins).values(values).run(),
     takeLogin: (stateHash) => db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null,
-    countLogins: () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM console_logins").get()?.n ?? 0,
+    countLogins: (purpose) => db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM console_logins WHERE purpose = ?").get(purpose)?.n ?? 0,
     deleteExpiredLogins: (now) => void db.delete(consoleLogins).where(lt(consoleLogins.expiresAt, now)).run(),
-
-    insertInvitation: (values) => db.insert(consoleInvitations).values(values).onConflictDoNothing().returning().get() ?? null,
-    listInvitations: (teamId) => db.select().from(consoleInvitations).where(eq(consoleInvitations.teamId, teamId)).orderBy(asc(consoleInvitations.id)).all(),
-    invitationsFor: (email) =>
-      db
-        .select({ id: consoleInvitations.id, teamId: consoleInvitations.teamId, teamName: teams.name })
-        .from(consoleInvitations)
-        .innerJoin(teams, eq(teams.id, consoleInvitations.teamId))
-        .where(eq(consoleInvitations.email, email))
-        .orderBy(asc(consoleInvitations.id))
-        .all(),
-    deleteInvitation: (teamId, id) =>
-      db
-        .delete(consoleInvitations)
-        .where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId)))
-        .returning({ id: consoleInvitations.id })
-        .get() !== undefined,
-    deleteInvitationsFor: (email) => void db.delete(consoleInvitations).where(eq(consoleInvitations.email, email)).run(),
   };
 }
 

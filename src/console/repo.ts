@@ -1,9 +1,9 @@
 /**
- * Every query on the console's own tables (sessions, pending single sign-ons, invitations), as one async
- * interface with a SQLite (repo-sqlite.ts) and a PostgreSQL (repo-pg.ts) implementation;
- * test/db/contract/console.test.ts holds both to it.
+ * Every query on the console's own tables (sessions, pending single sign-ons), as one async interface with a
+ * SQLite (repo-sqlite.ts) and a PostgreSQL (repo-pg.ts) implementation; test/db/contract/console.test.ts holds
+ * both to it. Invitations have their own repository (src/invitations).
  */
-import type { ConsoleInvitation, ConsoleLogin, ConsoleSession } from "../db/schema.ts";
+import type { ConsoleLogin, ConsoleSession } from "../db/schema.ts";
 
 export interface ConsoleRepo {
   // --- sessions ---
@@ -29,20 +29,8 @@ export interface ConsoleRepo {
   insertLogin(values: Omit<ConsoleLogin, "createdAt">): Promise<void>;
   /** Removes and returns the pending sign-in with this state hash (single use, even when two callbacks race), or null. */
   takeLogin(stateHash: string): Promise<ConsoleLogin | null>;
-  /** How many sign-ins are in flight. */
-  countLogins(): Promise<number>;
+  /** How many sign-ins of one flow (`console` or `sdk`) are in flight. */
+  countLogins(purpose: ConsoleLogin["purpose"]): Promise<number>;
   /** Deletes pending sign-ins that expired. */
   deleteExpiredLogins(now: number): Promise<void>;
-
-  // --- invitations ---
-  /** Invites `email` to a team; null when it was already invited. */
-  insertInvitation(values: { teamId: number; email: string; invitedBy: number }): Promise<ConsoleInvitation | null>;
-  /** A team's pending invitations, oldest first. */
-  listInvitations(teamId: number): Promise<ConsoleInvitation[]>;
-  /** Every pending invitation of an e-mail with its team's name, oldest first. */
-  invitationsFor(email: string): Promise<{ id: number; teamId: number; teamName: string }[]>;
-  /** Deletes the team's invitation `id`; false when there was none. */
-  deleteInvitation(teamId: number, id: number): Promise<boolean>;
-  /** Deletes every invitation of an e-mail (once accepted). */
-  deleteInvitationsFor(email: string): Promise<void>;
 }

@@ -6,20 +6,33 @@
  * is also bound to the browser that started it by a random cookie whose hash is in the row, so a callback
  * URL replayed in another browser (login CSRF) is refused.
  *
- * Rules: only a verified e-mail counts. It signs in the developer with that e-mail, adding them to every team
- * that invited the e-mail; an e-mail that is not a developer but was invited becomes one (through the users
- * service) in the inviting teams; anyone else is refused with a sentence saying what to do.
+ * Anyone may start a sign-in, so what one caller can hold is bounded twice: a client address may start at most
+ * HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes (a row's lifetime), and each flow (console, SDK) has its own
+ * cap on rows in flight, so filling one flow cannot block the other.
+ *
+ * Rules: only a verified e-mail counts. It signs in the developer with that e-mail, to their first team:
+ * signing in never joins a team, so invitations for an existing developer wait in the console until they
+ * accept them (nobody can attach an account, and so its key, to a team behind its owner's back). An e-mail
+ * that is not a developer but was invited becomes one, in the team that invited it first (the invitation was
+ * for exactly this verified e-mail, and the new key is known to nobody else); anyone else is refused with a
+ * sentence saying what to do.
  */
 import type { ConsoleDeps } from "./services.ts";
-import { addToTeam, developerKeyVersion, findDeveloperByEmail, joinTeam, teamsOf } from "./services.ts";
+import { developerKeyVersion, findDeveloperByEmail, isInvited, joinFirstInvitingTeam, registerInvitedDeveloper, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
 import { randomToken } from "./sessions.ts";
-import { SignInRefused, TooManyRequests } from "../errors.ts";
+import { AppError, SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
+import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
 
 const PENDING_MS = 10 * 60_000;
-/** Sign-ins in flight at once; anyone may start one, so the table must not grow without bound. */
-export const MAX_PENDING = 10_000;
+/** Sign-ins in flight at once, per flow; anyone may start one, so the table must not grow without bound. */
+export const MAX_PENDING: Readonly<Record<"console" | "sdk", number>> = { console: 10_000, sdk: 10_000 };
+
+/** Counts sign-in starts per client address over a pending sign-in's lifetime. */
+export function signInStartLimiter(perAddress: number): FailureLimiter {
+  return createFailureLimiter(perAddress, PENDING_MS);
+}
 
 export interface Admitted {
   userId: number;
@@ -35,16 +48,25 @@ export class UnknownSignIn extends Error {
   }
 }
 
-/** Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins. */
+/**
+ * Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins.
+ * `starts` and `client` limit how many one address may start (429 past that).
+ */
 export async function beginSignIn(
   deps: ConsoleDeps,
   oidc: OidcClient,
   purpose: "console" | "sdk",
   redirectUri: string,
+  gate: { starts: FailureLimiter; client: string },
 ): Promise<{ url: string; browser: string | null }> {
   const now = Date.now();
+  const bucket = `sign-in:${gate.client}`;
+  const wait = gate.starts.retryAfter(bucket, now);
+  if (wait > 0) throw new TooManyRequests(wait, "Too many sign-ins were started from your address; try again later.");
+  // The limiter counts "failures"; here every start counts.
+  gate.starts.recordFailure(bucket, now);
   await deps.store.console.deleteExpiredLogins(now);
-  if ((await deps.store.console.countLogins()) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  if ((await deps.store.console.countLogins(purpose)) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
   await deps.store.console.insertLogin({
@@ -80,7 +102,7 @@ export async function finishSignIn(
   return oidc.finish({ redirectUri: row.redirectUri, params, state, nonce: row.nonce, verifier, addIssuer: purpose === "sdk" });
 }
 
-/** Lets a signed-in identity in as a developer (joining invited teams), or throws SignInRefused. */
+/** Lets a signed-in identity in as a developer (a new one joins the team that invited them), or throws SignInRefused. */
 export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admitted> {
   const email = identity.email;
   if (!email || !identity.emailVerified) {
@@ -91,25 +113,45 @@ export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admi
         : "Your identity provider did not share an e-mail address. hoot asks for the openid, email and profile scopes; allow them, then sign in again.",
     );
   }
+  const name = identity.name?.trim() || email.split("@")[0]!;
+  try {
+    return await admitVerified(deps, email, name);
+  } catch (error) {
+    // Two callbacks for one new e-mail at once (PostgreSQL, two nodes): the unique e-mail index lets one create
+    // the account; the other runs again and finds it.
+    if (!(error instanceof AppError && error.code === "email_taken")) throw error;
+    return admitVerified(deps, email, name);
+  }
+}
+
+function admitVerified(deps: ConsoleDeps, email: string, name: string): Promise<Admitted> {
   return deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
-    const invites = await tx.console.invitationsFor(email);
     const existing = await findDeveloperByEmail(inTx, email);
-    if (!existing && invites.length === 0) {
-      throw new SignInRefused(
-        "not_a_developer",
-        `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
-      );
+    let userId: number;
+    let teamId: number | undefined;
+    if (existing) {
+      userId = existing.id;
+      teamId = (await teamsOf(inTx, userId))[0]?.pk;
+      if (teamId === undefined) {
+        throw new SignInRefused(
+          "no_team",
+          `${email} is a developer here but belongs to no team. An existing account accepts invitations from the console of a team it is in, so ask this server's operator to add you to a team (hoot admin add-member).`,
+        );
+      }
+    } else {
+      if (!(await isInvited(inTx, email))) {
+        throw new SignInRefused(
+          "not_a_developer",
+          `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
+        );
+      }
+      userId = await registerInvitedDeveloper(inTx, { email, name });
+      teamId = (await joinFirstInvitingTeam(inTx, userId, email)) ?? undefined;
+      if (teamId === undefined) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
     }
-    const name = identity.name?.trim() || email.split("@")[0]!;
-    const userId = existing?.id ?? (await joinTeam(inTx, { teamName: invites[0]!.teamName, email, name }));
-    for (const invite of invites) await addToTeam(inTx, invite.teamId, userId);
-    if (invites.length > 0) await tx.console.deleteInvitationsFor(email);
-    const teams = await teamsOf(inTx, userId);
-    const team = invites[0] ? teams.find((t) => t.pk === invites[0]!.teamId) : teams[0];
-    if (!team) throw new SignInRefused("no_team", `${email} is a developer here but belongs to no team yet. Ask a team member to invite this e-mail.`);
     const keyVersion = await developerKeyVersion(inTx, userId);
     if (keyVersion === null) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
-    return { userId, teamId: team.pk, keyVersion };
+    return { userId, teamId, keyVersion };
   });
 }

@@ -21,6 +21,7 @@ import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
 import type { OperatorKeyRepo } from "../operator/repo.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
 import type { ConsoleRepo } from "../console/repo.ts";
+import type { InvitationRepo } from "../invitations/repo.ts";
 import type { IncidentRepo } from "../incidents/repo.ts";
 import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
 import type { StoredConfigRepo } from "../configs/repo.ts";
@@ -42,6 +43,7 @@ export interface Repositories {
   operatorKeys: OperatorKeyRepo;
   conversations: ConversationRepo;
   console: ConsoleRepo;
+  invitations: InvitationRepo;
   incidents: IncidentRepo;
   safetyPolicies: SafetyPolicyRepo;
   storedConfigs: StoredConfigRepo;

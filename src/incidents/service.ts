@@ -7,37 +7,70 @@
  *   way (input or output), under which policy, and when; never the child's words or the model's;
  * - reads are scoped to the caller's team; pages go newest first, and a cursor stays valid while new
  *   incidents arrive (it marks a position in the past, not an offset);
- * - recording never fails a turn: a write that fails (a busy database, a player deleted mid-turn) is logged;
+ * - recording never fails a turn, and a busy database never holds one up: a turn waits at most for the first
+ *   attempt (one statement), and while another connection holds the lock the write is retried in the
+ *   background up to HOOT_DB_LOCK_TIMEOUT_MS; a write that still fails (a lock held past that, a player
+ *   deleted mid-turn) is logged and counted in `hoot_safety_incidents_not_recorded_total`;
  * - deleting a player deletes their incidents in the same transaction as their conversation.
  */
+import { Counter } from "prom-client";
 import type { Deps } from "../deps.ts";
 import type { Logger } from "../log.ts";
-import { InvalidRequest } from "../errors.ts";
+import { retryWhileBusy } from "../db/busy.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { SafetyIncident } from "../db/schema.ts";
 import { rootCause } from "../db/errors.ts";
 import type { NewIncident } from "./repo.ts";
 import type { IncidentBody, IncidentList } from "./model.ts";
 
-/** Records an incident; logs (ids and category only) instead of throwing. Resolves once it is written (or not). */
-export async function recordIncident(deps: Pick<Deps, "store">, logger: Pick<Logger, "info" | "error">, incident: NewIncident): Promise<void> {
-  try {
-    await deps.store.incidents.insert(incident);
-    logger.info({ event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction }, "safety incident recorded");
-  } catch (error) {
-    const cause = rootCause(error);
-    logger.error(
-      { event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: cause instanceof Error ? cause.message : String(cause) },
-      "safety incident could not be recorded",
-    );
-  }
+const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
+
+/**
+ * The function a session calls to record an incident. It never throws or rejects; the promise it returns
+ * settles after the first attempt, so a turn may wait for one statement (the incident is then listed by the
+ * time the turn ends) but never for the retries: while the database is busy (SQLite: another process holds
+ * the write lock; PostgreSQL: a lock timeout, deadlock or serialization failure) the write goes on in the
+ * background, retried by retryWhileBusy up to HOOT_DB_LOCK_TIMEOUT_MS. A failure is logged (ids and category
+ * only) and counted.
+ * @example const record = incidentRecorder(deps, logger); await record({ teamId, playerId, ... })
+ */
+export function incidentRecorder(deps: Pick<Deps, "store" | "config" | "metrics">, logger: Pick<Logger, "info" | "error">): (incident: NewIncident) => Promise<void> {
+  const failures =
+    (deps.metrics.registry.getSingleMetric(NOT_RECORDED) as Counter | undefined) ??
+    new Counter({ name: NOT_RECORDED, help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)", registers: [deps.metrics.registry] });
+  return (incident) => {
+    let firstAttemptDone!: () => void;
+    const firstAttempt = new Promise<void>((resolve) => (firstAttemptDone = resolve));
+    const attempt = async () => {
+      try {
+        await deps.store.incidents.insert(incident);
+      } finally {
+        firstAttemptDone();
+      }
+    };
+    void retryWhileBusy(attempt, deps.config.dbLockTimeoutMs)
+      .then(
+        () => logger.info({ event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction }, "safety incident recorded"),
+        (error: unknown) => {
+          failures.inc();
+          const cause = rootCause(error);
+          logger.error(
+            { event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: cause instanceof Error ? cause.message : String(cause) },
+            "safety incident could not be recorded",
+          );
+        },
+      )
+      .finally(firstAttemptDone);
+    return firstAttempt;
+  };
 }
 
 /** One page of the team's incidents, newest first; `after` is the previous page's `next`. */
 export async function listTeamIncidents(deps: Pick<Deps, "store">, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): Promise<IncidentList> {
   const limit = query.limit ?? 100;
-  const rows = await deps.store.incidents.list(teamId, { before: decodeCursor(query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
+  const rows = await deps.store.incidents.list(teamId, { before: decodeCursor("i", query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  const next = rows.length > limit ? encodeCursor("i", page[page.length - 1]!.id) : null;
   return { incidents: page.map(show), next };
 }
 
@@ -52,16 +85,4 @@ function show(row: SafetyIncident): IncidentBody {
     policy: row.policy,
     created_at: new Date(row.createdAt).toISOString(),
   };
-}
-
-// Opaque to clients; wraps the last id shown, so the next page starts just below it.
-function encodeCursor(id: number): string {
-  return Buffer.from(`i:${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === "") return 0;
-  const match = /^i:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new InvalidRequest('The "after" cursor is not one this server gave out.', "invalid_cursor");
-  return Number(match[1]);
 }

@@ -45,7 +45,7 @@ export interface SafetyPorts {
   findTeamPolicy(teamId: number, name: string): StoredPolicy | null | Promise<StoredPolicy | null>;
   /** The team's policy names (for the error that lists what may be named). */
   teamPolicyNames(teamId: number): string[] | Promise<string[]>;
-  /** Records an escalation; must not throw (nor reject). An input's incident is awaited before the turn goes on. */
+  /** Records an escalation; must not throw (nor reject). An input's incident is awaited before the turn goes on (the app's recorder settles after its first attempt, retrying a busy database in the background). */
   recordIncident(incident: IncidentRecord): void | Promise<void>;
   /** A moderation model behind the rules (HOOT_MODERATION_PROVIDER), or null. */
   moderation: ModerationProvider | null;

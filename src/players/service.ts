@@ -5,7 +5,8 @@
  * once (after the change has committed).
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+import { Conflict, NotFound } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -22,9 +23,9 @@ export async function createPlayer(deps: PlayerDeps, teamId: number, externalId:
 
 /** One page of the team's players ordered by pk; `after` is the previous page's `next`. */
 export async function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): Promise<PlayerList> {
-  const rows = await deps.store.players.list(teamId, decodeCursor(after), limit + 1);
+  const rows = await deps.store.players.list(teamId, decodeCursor("p", after), limit + 1);
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  const next = rows.length > limit ? encodeCursor("p", page[page.length - 1]!.id) : null;
   return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
 }
 
@@ -108,14 +109,3 @@ function federatedId(deps: PlayerDeps, player: Player): string {
   return value;
 }
 
-// Cursors are opaque to clients; today they wrap the last pk so pages stay stable while players are added.
-function encodeCursor(id: number): string {
-  return Buffer.from(`p:${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === "") return 0;
-  const match = /^p:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new InvalidRequest('The "after" cursor is not one this server gave out.', "invalid_cursor");
-  return Number(match[1]);
-}

@@ -11,6 +11,8 @@ export function pgUserRepo(db: PgDb): UserRepo {
     findByEmail: (email) => one(db.select().from(users).where(eq(users.email, email))),
     findByKeyHash: (hash) => one(db.select().from(users).where(eq(users.apiKeyHash, hash))),
     get: (id) => one(db.select().from(users).where(eq(users.id, id))),
+    // NO KEY UPDATE: serialises writers of this developer's teams without blocking inserts that reference the row.
+    lock: (id) => one(db.select().from(users).where(eq(users.id, id)).for("no key update")),
     list: () => db.select().from(users).orderBy(users.id),
     rename: (id, name) => one(db.update(users).set({ name }).where(eq(users.id, id)).returning()),
     delete: async (id) => (await execute(db, "DELETE FROM users WHERE id = $1", [id])) > 0,

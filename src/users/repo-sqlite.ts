@@ -12,6 +12,7 @@ export function sqliteUserRepo(db: Db): Synchronous<UserRepo> {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get() ?? null,
     findByKeyHash: (hash) => userByKeyHash(db).get({ hash }) ?? null,
     get: (id) => db.select().from(users).where(eq(users.id, id)).get() ?? null,
+    lock: (id) => db.select().from(users).where(eq(users.id, id)).get() ?? null,
     list: () => db.select().from(users).orderBy(users.id).all(),
     rename: (id, name) => db.update(users).set({ name }).where(eq(users.id, id)).returning().get() ?? null,
     delete: (id) => deleteStatement(db).run({ id }).changes > 0,

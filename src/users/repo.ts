@@ -14,6 +14,11 @@ export interface UserRepo {
   findByKeyHash(hash: string): Promise<User | null>;
   /** The user with `id`, or null. */
   get(id: number): Promise<User | null>;
+  /**
+   * The user with `id`, locked until the transaction ends (PostgreSQL: FOR NO KEY UPDATE, so two transactions
+   * changing one developer's teams take turns; SQLite's transactions hold the whole database already), or null.
+   */
+  lock(id: number): Promise<User | null>;
   /** Every developer, oldest first. */
   list(): Promise<User[]>;
   /** Renames a developer; null when absent. */

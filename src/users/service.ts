@@ -2,7 +2,9 @@
  * Developer rules: e-mail addresses identify developers (stored lower-cased, unique); each developer has one
  * key (shown in /api/users/me), rotated on demand; rotating the key, deleting the developer or removing them
  * from a team ends the tokens concerned at once (tokens are checked against the key version and the team's
- * membership on every use). A new developer's key is shown once, to whoever created them.
+ * membership on every use). A developer's key is shown only to that developer, and once to the operator (or
+ * admin command) that created them; a developer of a team can only invite an e-mail (invitations/), never
+ * create an account or attach an existing one to a team.
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
@@ -12,13 +14,16 @@ import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 import type { User } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
-import type { CreateUserBody, CreatedDeveloper, Me, UserBody } from "./model.ts";
+import { inviteToTeam } from "../invitations/service.ts";
+import { normalizeEmail } from "./email.ts";
+import type { CreateUserBody, CreatedDeveloper, InvitedDeveloper, Me, UserBody } from "./model.ts";
 
 type UserDeps = Pick<Deps, "store" | "secrets" | "config" | "revocations">;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created. */
+/**
+ * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
+ * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
+ */
 export async function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): Promise<{ user: User; apiKey: string | null; teamId: number }> {
   const person = checked(input);
   return onceMore(() =>
@@ -32,19 +37,6 @@ export async function createDeveloper(deps: UserDeps, input: { teamName: string;
   );
 }
 
-/** Adds the developer with `email` to the team `teamId`, creating them if new; `created` says which. */
-export async function enrollDeveloper(deps: UserDeps, teamId: number, input: { email: string; name: string }): Promise<{ developer: CreatedDeveloper; created: boolean }> {
-  const person = checked(input);
-  return onceMore(() =>
-    deps.store.transaction(async (tx) => {
-      const inTx = { ...deps, store: tx };
-      const { user, apiKey } = await findOrCreate(inTx, person);
-      await joinTeam(inTx, teamId, user.id);
-      return { developer: created(user, apiKey), created: apiKey !== null };
-    }),
-  );
-}
-
 /** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
 export async function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): Promise<CreatedDeveloper> {
   const person = checked(input);
@@ -52,8 +44,8 @@ export async function registerDeveloper(deps: UserDeps, input: { email: string; 
   try {
     return await deps.store.transaction(async (tx) => {
       if (await tx.users.findByEmail(person.email)) throw taken();
-      const { user, apiKey } = await findOrCreate({ ...deps, store: tx }, person);
-      return created(user, apiKey);
+      const { user, apiKey } = await insertDeveloper({ ...deps, store: tx }, person);
+      return { pk: user.id, name: user.name, email: user.email, user_type: "user", api_key: apiKey };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw taken();
@@ -115,10 +107,15 @@ export async function removeDeveloperFromTeam(deps: UserDeps, userId: number, te
 
 /**
  * POST /api/users as the hosted engine's SDKs use it: a service account of the caller's team (user_type
- * playerLogin / playerCreate), a developer joining the caller's team by e-mail (user), or, for the operator,
- * a new developer in no team. `created` is false when an existing developer only joined.
+ * playerLogin / playerCreate, 201); with a developer token and user_type user, an invitation of that e-mail
+ * to the caller's team (202, the same answer whether the e-mail has an account or not, and never a key);
+ * for the operator, a new developer in no team (201, the key shown this once).
  */
-export async function createUser(deps: UserDeps, caller: Caller, body: CreateUserBody): Promise<{ created: boolean; body: CreatedDeveloper | CreatedSdkServiceAccount }> {
+export async function createUser(
+  deps: UserDeps,
+  caller: Caller,
+  body: CreateUserBody,
+): Promise<{ status: 201; body: CreatedDeveloper | CreatedSdkServiceAccount } | { status: 202; body: InvitedDeveloper }> {
   const type = body.user_type ?? "user";
   const email = body.email?.trim() || undefined;
   if (type !== "user") {
@@ -126,20 +123,20 @@ export async function createUser(deps: UserDeps, caller: Caller, body: CreateUse
       throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
     }
     const account = await createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
-    return { created: true, body: asCreatedSdkServiceAccount(account) };
+    return { status: 201, body: asCreatedSdkServiceAccount(account) };
   }
   if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
   if (caller.kind === "developer") {
-    const { developer, created } = await enrollDeveloper(deps, caller.teamId, { email, name: body.name });
-    return { created, body: developer };
+    // Already a member or already invited answers the same: the caller learns nothing about other accounts.
+    const outcome = await inviteToTeam(deps, { teamId: caller.teamId, email, invitedBy: caller.userId });
+    return { status: 202, body: { email: outcome.email, invited: true } };
   }
   if (caller.kind !== "operator") throw new Forbidden();
-  return { created: true, body: await registerDeveloper(deps, { email, name: body.name }) };
+  return { status: 201, body: await registerDeveloper(deps, { email, name: body.name }) };
 }
 
 function checked(input: { email: string; name: string }): { email: string; name: string } {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new InvalidRequest(`"${input.email}" is not an e-mail address.`);
+  const email = normalizeEmail(input.email);
   const name = input.name.trim();
   if (!name) throw new InvalidRequest("The developer's name must not be empty.");
   return { email, name };
@@ -151,6 +148,10 @@ function checked(input: { email: string; name: string }): { email: string; name:
 async function findOrCreate(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string | null }> {
   const known = await deps.store.users.findByEmail(person.email);
   if (known) return { user: known, apiKey: null };
+  return insertDeveloper(deps, person);
+}
+
+async function insertDeveloper(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
   const user = await deps.store.users.insert({ name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
   return { user, apiKey };
@@ -163,10 +164,6 @@ async function onceMore<T>(work: () => Promise<T>): Promise<T> {
     if (!isUniqueViolation(error)) throw error;
     return work();
   }
-}
-
-function created(user: User, apiKey: string | null): CreatedDeveloper {
-  return { pk: user.id, name: user.name, email: user.email, user_type: "user", ...(apiKey !== null ? { api_key: apiKey } : {}) };
 }
 
 function show(user: User, teams: UserBody["teams"]): UserBody {

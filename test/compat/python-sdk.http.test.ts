@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { serverForFile } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { createOperatorKey } from "../../src/operator/service.ts";
 import { generateKey } from "../../src/auth/keys.ts";
 
@@ -156,13 +157,13 @@ describe("Python SDK: a developer's calls", () => {
     await client().login(login.api_key, null, player.federated_id);
   });
 
-  it("adds a developer to the team by e-mail with create_user's default user_type", async () => {
+  it("invites a developer to the team by e-mail with create_user's default user_type (no account, no key)", async () => {
     const email = `py-new-${Date.now()}@example.com`;
     const added = await (await developer()).createUser("Grace", email);
-    expect(added).toEqual({ pk: expect.any(Number), name: "Grace", email, user_type: "user", api_key: expect.stringMatching(/^hoot_dev_dk_/) });
-    const grace = client();
-    await grace.login(added.api_key);
-    expect((await grace.getMe()).teams).toEqual([{ pk: file.team.teamId, name: file.team.teamName }]);
+    expect(added).toEqual({ email, invited: true });
+    const invited = await rawSql(file.server.deps.database, "SELECT team_id FROM console_invitations WHERE email = ?", email);
+    expect(invited).toEqual([{ team_id: file.team.teamId }]);
+    expect(await rawSql(file.server.deps.database, "SELECT id FROM users WHERE email = ?", email)).toEqual([]);
   });
 
   it("reads get_me, renames with update_me, keeps the name for update_me() and refuses delete_me", async () => {

@@ -15,6 +15,7 @@ import { pgServiceAccountRepo } from "../../service-accounts/repo-pg.ts";
 import { pgOperatorKeyRepo } from "../../operator/repo-pg.ts";
 import { pgConversationRepo } from "../../conversations/repo-pg.ts";
 import { pgConsoleRepo } from "../../console/repo-pg.ts";
+import { pgInvitationRepo } from "../../invitations/repo-pg.ts";
 import { pgIncidentRepo } from "../../incidents/repo-pg.ts";
 import { pgSafetyPolicyRepo } from "../../safety-policies/repo-pg.ts";
 import { pgStoredConfigRepo } from "../../configs/repo-pg.ts";
@@ -35,6 +36,7 @@ export function pgRepositories(db: PgDb): Repositories {
     operatorKeys: pgOperatorKeyRepo(db),
     conversations: pgConversationRepo(db),
     console: pgConsoleRepo(db),
+    invitations: pgInvitationRepo(db),
     incidents: pgIncidentRepo(db),
     safetyPolicies: pgSafetyPolicyRepo(db),
     storedConfigs: pgStoredConfigRepo(db),

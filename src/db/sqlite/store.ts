@@ -23,6 +23,7 @@ import { sqliteServiceAccountRepo } from "../../service-accounts/repo-sqlite.ts"
 import { sqliteOperatorKeyRepo } from "../../operator/repo-sqlite.ts";
 import { sqliteConversationRepo } from "../../conversations/repo-sqlite.ts";
 import { sqliteConsoleRepo } from "../../console/repo-sqlite.ts";
+import { sqliteInvitationRepo } from "../../invitations/repo-sqlite.ts";
 import { sqliteIncidentRepo } from "../../incidents/repo-sqlite.ts";
 import { sqliteSafetyPolicyRepo } from "../../safety-policies/repo-sqlite.ts";
 import { sqliteStoredConfigRepo } from "../../configs/repo-sqlite.ts";
@@ -45,6 +46,7 @@ export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Synchro
     operatorKeys: sqliteOperatorKeyRepo(db),
     conversations: sqliteConversationRepo(db),
     console: sqliteConsoleRepo(db),
+    invitations: sqliteInvitationRepo(db),
     incidents: sqliteIncidentRepo(db),
     safetyPolicies: sqliteSafetyPolicyRepo(db),
     storedConfigs: sqliteStoredConfigRepo(db),

@@ -71,4 +71,25 @@ contract("users repository", ({ store }) => {
     expect(await store().teams.isMember(userId, teamId)).toBe(false);
     expect(await store().users.delete(userId)).toBe(false);
   });
+
+  it("locks a developer's row until the transaction ends: a second transaction locking it waits for the first", async () => {
+    const { userId } = await teamWithDeveloper(store());
+    const order: string[] = [];
+    let locked!: () => void;
+    const firstHasLock = new Promise<void>((resolve) => (locked = resolve));
+    const first = store().transaction(async (tx) => {
+      expect(await tx.users.lock(userId)).toMatchObject({ id: userId });
+      locked();
+      await Bun.sleep(150);
+      order.push("first ends");
+    });
+    await firstHasLock;
+    const second = store().transaction(async (tx) => {
+      await tx.users.lock(userId);
+      order.push("second locked");
+    });
+    await Promise.all([first, second]);
+    expect(order).toEqual(["first ends", "second locked"]);
+    expect(await store().transaction((tx) => tx.users.lock(userId + 100_000))).toBeNull();
+  });
 });
