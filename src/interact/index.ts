@@ -27,7 +27,7 @@ export interface Interact {
 
 /** The interact controller and its connections. */
 export function interactRoutes(deps: Deps, engine: Engine): Interact {
-  const connections = createConnections(deps, engine, conversationHistory(deps.db, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
+  const connections = createConnections(deps, engine, conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
   const document = JSON.stringify(asyncApiDocument());
   const plugin = new Elysia({ name: "interact" })
     .get("/api/asyncapi.json", () => new Response(document, { headers: { "content-type": "application/json; charset=utf-8" } }), { detail: { hide: true } })
