@@ -241,7 +241,8 @@ function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
 describe("voice input: privacy", () => {
   it("writes nothing of the audio or the transcript to disk or to the logs (WAL included), and remembers only the redacted words", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hoot-voice-privacy-"));
-    const server = await startTestServer({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url }, { dir });
+    // The files hoot writes are SQLite's (on PostgreSQL the database is another server's disk).
+    const server = await startTestServer({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url }, { dir, backend: "sqlite" });
     const said = "my secret zanzibar quokka lives at 42 Wallaby Way and my phone number is 555 867 5309";
     const { text: before } = stt;
     stt.text = said;
