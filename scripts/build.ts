@@ -14,6 +14,6 @@ export const EXTRA_ENTRYPOINTS: string[] = ["src/engine/tts/flite/worker.ts"];
 await Bun.write(ASSETS_FILE, await buildConsoleAssets());
 
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: "string", default: join(root, "dist/hoot") } } });
-const args = [process.execPath, "build", "--compile", "--minify", join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];
+const args = [process.execPath, "build", "--compile", "--minify", "--bytecode", "--format", "esm", join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];
 const proc = Bun.spawn(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
 process.exit(await proc.exited);
