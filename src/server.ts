@@ -52,7 +52,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const lifecycle: Lifecycle = { draining: false };
   let engine: Engine;
   try {
-    engine = options.engine ?? (await buildEngine(config, logger));
+    engine = options.engine ?? (await buildEngine(config, logger, deps.metrics));
   } catch (error) {
     handle.close();
     throw error;
