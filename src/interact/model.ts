@@ -122,23 +122,31 @@ export type RequestOf<K extends RequestKind> = Static<(typeof RequestSchemas)[K]
 /** Any valid request, discriminated by `kind`. */
 export type ClientRequest = { [K in RequestKind]: RequestOf<K> }[RequestKind];
 
-// A Map, so a client's `kind` can only ever find a schema (never "constructor" or "__proto__").
-const checks = new Map<string, TypeCheck<TSchema>>(Object.entries(RequestSchemas).map(([kind, schema]) => [kind, TypeCompiler.Compile(schema)]));
-const configCheck = TypeCompiler.Compile(ConfigSchema);
+// A Map, so a client's `kind` can only ever find a schema (never "constructor" or "__proto__"). Each schema is
+// compiled on its kind's first request, not at start-up.
+const schemas = new Map<string, TSchema>(Object.entries(RequestSchemas));
+const checks = new Map<string, TypeCheck<TSchema>>();
+let configCheck: TypeCheck<TSchema> | null = null;
+
+function compiledCheck(kind: string): TypeCheck<TSchema> {
+  let compiled = checks.get(kind);
+  if (!compiled) checks.set(kind, (compiled = TypeCompiler.Compile(schemas.get(kind) as TSchema)));
+  return compiled;
+}
 
 /** Whether `kind` names a request this server knows. */
 export function isKnownKind(kind: unknown): kind is RequestKind {
-  return typeof kind === "string" && checks.has(kind);
+  return typeof kind === "string" && schemas.has(kind);
 }
 
 /** The typed request, or a sentence naming the first bad field. */
 export function checkRequest(kind: RequestKind, value: unknown): { ok: true; value: ClientRequest } | { ok: false; error: string } {
-  return check(checks.get(kind) as TypeCheck<TSchema>, value, "") as { ok: true; value: ClientRequest } | { ok: false; error: string };
+  return check(compiledCheck(kind), value, "") as { ok: true; value: ClientRequest } | { ok: false; error: string };
 }
 
 /** The typed configuration, or a sentence naming the first bad field (as `config.<field>`). */
 export function checkConfig(value: unknown): { ok: true; value: SessionConfig } | { ok: false; error: string } {
-  return check(configCheck, value, "config") as { ok: true; value: SessionConfig } | { ok: false; error: string };
+  return check((configCheck ??= TypeCompiler.Compile(ConfigSchema)), value, "config") as { ok: true; value: SessionConfig } | { ok: false; error: string };
 }
 
 function check(compiled: TypeCheck<TSchema>, value: unknown, root: string): { ok: true; value: unknown } | { ok: false; error: string } {
