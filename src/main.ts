@@ -33,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: Config): Promise<number> {
   const server = await startServer(config, { bootstrap: true });
+  // The compiled binary starts with the JIT reluctant to compile (scripts/build.ts: --compile-jit-policy), so
+  // run-once start-up code is interpreted instead of compiled on the way to listening; from the next tick (the
+  // first requests) it compiles hot code as usual. Running from source, the policy is already the normal one.
+  setTimeout(() => Bun.unsafe.setJITPolicy(1), 0);
   if (server.devCredentials) {
     const { credentials, path } = server.devCredentials;
     // Printed once, on the terminal only, by design: a newcomer needs them to try the API.
