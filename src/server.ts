@@ -73,6 +73,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     }
     throw error;
   }
+  // The dev first-run bootstrap answers no request: the requests already waiting go first.
+  if (options.bootstrap) await new Promise((resolve) => setTimeout(resolve, 0));
   const devCredentials = options.bootstrap ? bootstrapDev(deps) : null;
   const stopRetention = startRetentionJob(deps.db, config.retentionDays, config.retentionSweepMs, logger);
   const port = app.server!.port!;
