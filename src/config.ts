@@ -11,6 +11,8 @@ import { join } from "node:path";
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
 export type TtsProviderName = "local" | "openai";
+export type SttProviderName = "auto" | "openai" | "pocketsphinx" | "none";
+
 export type ModerationProviderName = "none" | "openai" | "guard";
 
 export interface Config {
@@ -69,6 +71,22 @@ export interface Config {
   /** New turns get no speech while the speech queue is this late. */
   ttsMaxLagMs: number;
 
+  // voice input (issue 15): recogniser, turn detection, per-session audio buffer, per-socket audio budget
+  sttProvider: SttProviderName;
+  sttBaseUrl: string;
+  sttApiKey: string;
+  sttModel: string;
+  sttTimeoutMs: number;
+  /** Unvoiced audio after speech that ends the child's turn, ms of audio (not wall clock). */
+  vadSilenceMs: number;
+  /** WebRTC VAD aggressiveness, 0 (most audio counts as speech) .. 3 (strictest). */
+  vadMode: number;
+  audioBufferSeconds: number;
+  audioBufferBytes: number;
+  /** Audio seconds a socket may send per second of wall clock, and the burst it may send at once. */
+  wsAudioSecondsPerSecond: number;
+  wsAudioBurstSeconds: number;
+
   // accounts
   /** `DELETE /api/users/me` deletes the calling developer (else 403 permission_denied). */
   allowSelfDelete: boolean;
@@ -100,6 +118,8 @@ export interface Config {
   publicUrl: string | null;
   consoleSessionIdleMinutes: number;
   consoleSessionMaxHours: number;
+  /** Single sign-ons one client address may start in ten minutes (console and SDK flows together). */
+  signInStartsPerAddress: number;
 
   // hardening: browsers, operators, locks, shutdown
   /** Origins whose pages may call the developer endpoints (login and health allow any); "*" = any. */
@@ -112,6 +132,14 @@ export interface Config {
   dbLockTimeoutMs: number;
   /** How long a stop waits for in-flight requests and streams before closing what is left. */
   shutdownDrainMs: number;
+
+  // interact compatibility with the hosted engine's SDKs (long sessions, prompt budget)
+  /** Close an authenticated socket with 4401 when its token expires (default: it stays open). */
+  wsCloseAtTokenExpiry: boolean;
+  /** The longest an authenticated socket stays open, seconds. */
+  wsMaxSessionSeconds: number;
+  /** Characters of prompt (system message, context, history, the child's words) sent to the language model. */
+  promptBudgetChars: number;
 }
 
 export class ConfigError extends Error {
@@ -188,6 +216,19 @@ export function loadConfig(env: Env = process.env): Config {
     ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
     ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 300, 50, 600_000),
 
+    // voice input
+    sttProvider: read.oneOf("HOOT_STT_PROVIDER", "auto", ["auto", "openai", "pocketsphinx", "none"] as const),
+    sttBaseUrl: read.string("HOOT_STT_BASE_URL", ""),
+    sttApiKey: read.string("HOOT_STT_API_KEY", ""),
+    sttModel: read.string("HOOT_STT_MODEL", "whisper-1"),
+    sttTimeoutMs: read.int("HOOT_STT_TIMEOUT_MS", 15_000, 10, 600_000),
+    vadSilenceMs: read.int("HOOT_VAD_SILENCE_MS", 700, 100, 10_000),
+    vadMode: read.int("HOOT_VAD_MODE", 3, 0, 3),
+    audioBufferSeconds: read.int("HOOT_AUDIO_BUFFER_SECONDS", 60, 1, 600),
+    audioBufferBytes: read.int("HOOT_AUDIO_BUFFER_BYTES", 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    wsAudioSecondsPerSecond: read.int("HOOT_WS_AUDIO_SECONDS_PER_SECOND", 2, 1, 1000),
+    wsAudioBurstSeconds: read.int("HOOT_WS_AUDIO_BURST_SECONDS", 60, 1, 3600),
+
     // accounts
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
     // child safety (moderation model)
@@ -208,6 +249,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
     dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
     shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
+
+    // interact compatibility with the hosted engine's SDKs
+    wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
+    wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
+    promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
@@ -216,12 +262,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.ttsProvider === "openai") {
     if (!/^https?:\/\//.test(config.ttsBaseUrl)) problems.push("HOOT_TTS_BASE_URL must be an http(s) URL");
   }
+  if (config.sttBaseUrl && !/^https?:\/\//.test(config.sttBaseUrl)) problems.push("HOOT_STT_BASE_URL must be an http(s) URL");
+
   if (config.moderationProvider !== "none" && !/^https?:\/\//.test(config.moderationBaseUrl)) problems.push("HOOT_MODERATION_BASE_URL must be an http(s) URL");
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-/** The developer console's settings: single sign-on (all three OIDC values, or none), public URL, session lifetimes. */
+/** The developer console's settings: single sign-on (issuer, client id and public URL together, or none), session lifetimes. */
 function readConsoleSettings(read: Reader, problems: string[]) {
   const issuer = read.string("HOOT_OIDC_ISSUER", "");
   const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
@@ -233,6 +281,11 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
     else issuerHost = url.hostname;
     if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
+    // Taken from each request instead, the origin is wrong behind a TLS proxy: cookies lose Secure and the
+    // __Host- prefix, Origin checks fail and the provider gets an http redirect URI.
+    if (!publicUrl) {
+      problems.push("HOOT_PUBLIC_URL is required when HOOT_OIDC_ISSUER is set: the origin browsers use to reach hoot, such as https://hoot.example.com");
+    }
   }
   if (publicUrl) {
     const url = parseHttpUrl(publicUrl);
@@ -249,6 +302,7 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     publicUrl: publicUrl || null,
     consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
     consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
+    signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
   };
 }
 

@@ -37,6 +37,7 @@ export async function buildEngine(config: Config, logger: Logger, metrics?: Metr
     tts,
     logger: logger.child({ component: "engine" }),
     historyBudgetChars: config.historyBudgetChars,
+    promptBudgetChars: config.promptBudgetChars,
     llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
     utilities: createUtilityModel(config),
     utilityTimeoutMs: config.utilityTimeoutMs,

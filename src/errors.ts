@@ -44,8 +44,8 @@ export const ERROR_CODES = [
   "cross_site_refused",
   "already_member",
   "already_invited",
+  "last_team",
   "invalid_redirect_uri",
-  "not_available",
   // HTTP hardening (issue 9): too deep a body, a held database lock, a web origin that may not call
   "invalid_body",
   "database_busy",
@@ -56,6 +56,9 @@ export const ERROR_CODES = [
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // interact websocket: the hosted engine's request kinds (compatibility)
+  "unsupported_request",
+  "unknown_service_profile",
   // utilities and stored configurations (a configuration reference, a utility an interact or run names)
   "unknown_reference",
   "unknown_utility",
@@ -69,9 +72,12 @@ export const ERROR_CODES = [
   "token_expired",
   "credential_revoked",
   "server_shutting_down",
+  "session_expired",
   // interact websocket: a turn that failed (`interaction_error`)
   ...TURN_ERROR_CODES,
   "history_not_saved",
+  // interact websocket: audio asked for but not admitted (`speech_unavailable`, the reply goes on as text)
+  "speech_busy",
   // a utility's error value inside a `data` event or a `run` answer: {"error", "code"}
   ...UTILITY_ERROR_CODES,
 ] as const;
@@ -186,13 +192,6 @@ export class SignInRefused extends AppError {
 export class IdentityProviderFailed extends AppError {
   constructor(message = "The identity provider could not be reached or gave an answer hoot cannot use; try again.") {
     super(502, "identity_provider_failed", message);
-  }
-}
-
-/** 501: a part of the console whose HTTP API this server does not have yet. */
-export class NotAvailableYet extends AppError {
-  constructor(message: string) {
-    super(501, "not_available", message);
   }
 }
 

@@ -5,7 +5,8 @@
  * No or bad credentials: 401. Authenticated but not listed: 403. Player tokens reach nothing over HTTP (403):
  * players only talk over the interact socket. Operator tokens reach only routes that list "operator".
  * A raw developer key as the bearer value is accepted only where a route lists "developer-key" (creating
- * players, as PROTOCOL.md allows), and its failures count against the caller's address like failed logins.
+ * players, as PROTOCOL.md allows), and its failures count against the caller's address like failed logins
+ * (a key that checks out is never refused for its address).
  * Every authenticated answer carries `Cache-Control: no-store`: many carry secrets (keys, federated ids),
  * and none is meant for a shared cache.
  */
@@ -62,11 +63,13 @@ function callerOf(deps: AuthDeps) {
     let caller: Caller | null = null;
     if (bearer?.startsWith("hoot_")) {
       if (!rawKeyAllowed) throw new Unauthorized();
-      const bucket = `ip:${clientAddress(request, server, deps.config.trustProxy)}`;
-      const wait = deps.loginLimiter.retryAfter(bucket);
-      if (wait > 0) throw new TooManyRequests(wait);
       caller = await deps.callers.fromBearer(bearer);
-      if (!caller) deps.loginLimiter.recordFailure(bucket);
+      if (!caller) {
+        const bucket = `ip:${clientAddress(request, server, deps.config.trustProxy, deps.logger)}`;
+        const wait = deps.loginLimiter.retryAfter(bucket);
+        deps.loginLimiter.recordFailure(bucket);
+        if (wait > 0) throw new TooManyRequests(wait);
+      }
     } else if (bearer) {
       caller = await deps.callers.fromBearer(bearer);
     }

@@ -1,7 +1,9 @@
 /**
- * Failed-login limiter: at most `limit` failures per key (client address, or the key's lookup hash) in a
- * fixed one-minute window; past it every attempt is refused until the window ends, even with a good key,
- * so guessing cannot go on in parallel with a valid login.
+ * Failed-login limiter: at most `limit` failures per bucket (a client address, or a key's or federated id's
+ * lookup hash) in a fixed one-minute window. What a full bucket refuses is the caller's rule: a credential's
+ * own bucket refuses every attempt with it until the window ends; an address's bucket refuses only attempts
+ * whose credential fails (many clients may share one address behind a proxy, and one of them must not lock
+ * the others out).
  */
 export interface FailureLimiter {
   /** Seconds until `key` may try again, or 0. */

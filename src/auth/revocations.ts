@@ -13,7 +13,11 @@ export interface RevocationBus {
   subscribe(listener: (revocation: Revocation) => void): () => void;
 }
 
-/** A synchronous bus: listeners run before `publish` returns, so the HTTP answer comes after sockets closed. */
+/**
+ * A synchronous bus: listeners run before `publish` returns. A socket with no turn running closes then, before
+ * the HTTP answer; one whose turn is still running is closed after that turn stops and saves its history,
+ * which may be after the HTTP answer (the credential is refused on every new use either way).
+ */
 export function createRevocationBus(): RevocationBus {
   const listeners = new Set<(revocation: Revocation) => void>();
   return {

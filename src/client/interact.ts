@@ -2,7 +2,8 @@
  * The player's side of the interact websocket. Logs in with a service key + federated id, authenticates
  * and configures the socket, refreshes the token 5 minutes before it expires (re-login, then re-authenticate
  * on the open socket), reconnects after a dropped connection, and exposes each interaction as an async
- * iterator of typed events with `interrupt()`.
+ * iterator of typed events with `interrupt()`. Leaving the iteration early (`break`) ends the interaction on
+ * the server with the stream's own `close`.
  * @example
  *   const client = new InteractClient({ baseUrl, apiKey: SERVICE_KEY, federatedId, config: { prompt: "You are Ollie the owl." } });
  *   await client.connect();
@@ -96,10 +97,12 @@ export class InteractClient {
         client.send({ type: "request", kind: "interrupt", uid: crypto.randomUUID(), target_uid: uid, ...(atCharacter !== undefined ? { at_character: atCharacter } : {}) });
       },
       async *[Symbol.asyncIterator]() {
+        let ended = false;
         try {
           try {
             await ready;
           } catch (error) {
+            ended = true;
             yield { event: "interaction_error", error: (error as Error).message, code: "connection_failed" };
             return;
           }
@@ -107,20 +110,28 @@ export class InteractClient {
             while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
             const m = queue.shift()!;
             if (m === null) {
+              ended = true;
               yield { event: "interaction_error", error: "the connection was lost", code: "connection_lost" };
               return;
             }
-            if (m.kind === "close") return;
+            if (m.kind === "close") {
+              ended = true;
+              return;
+            }
             if (m.kind === "error") {
-              yield { event: "interaction_error", error: String(m.error), code: m.code as ErrorCode };
               // A refused request ends there; a failed stream still sends its close.
-              if (m.type === "response") return;
+              ended = m.type === "response";
+              yield { event: "interaction_error", error: String(m.error), code: m.code as ErrorCode };
+              if (ended) return;
               continue;
             }
             if (typeof m.event === "string") yield m as unknown as InteractEvent;
           }
         } finally {
           streams.delete(uid);
+          // The app left before the stream's close (a `break`): end it on the server too (streams are
+          // symmetrical), so the reply stops at once and only what was sent is remembered.
+          if (!ended && stream.socket !== null && stream.socket === client.ws) client.send({ type: "stream", kind: "close", uid });
         }
       },
     };

@@ -8,6 +8,7 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
+import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { ConfigList, CreateConfigBody, CreateUtilityBody, PutConfigBody, PutUtilityBody, StoredConfigBody, StoredParams, StoredUtilityBody, UtilityList } from "./model.ts";
 import { createStored, getStored, listStored, putStored, removeStored, type StoredVersion } from "./service.ts";
@@ -51,7 +52,7 @@ export function configsRoutes(deps: Deps) {
           "/:name",
           ({ caller, params }) => {
             removeStored(deps, caller.teamId, "config", params.name);
-            return new Response(null, { status: 204 });
+            return noContent();
           },
           { auth, params, detail: { summary: "Delete a stored configuration", description: "Every version; sessions already configured keep what they resolved." } },
         ),
@@ -86,7 +87,7 @@ export function configsRoutes(deps: Deps) {
           "/:name",
           ({ caller, params }) => {
             removeStored(deps, caller.teamId, "utility", params.name);
-            return new Response(null, { status: 204 });
+            return noContent();
           },
           { auth, params, detail: { summary: "Delete a stored utility", description: "Every version; sessions already configured keep what they resolved." } },
         ),

@@ -11,7 +11,9 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { Conflict, CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, Unauthorized } from "../errors.ts";
+import { noContent } from "../http/no-content.ts";
+import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
+import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import {
   CreateKeyBody,
@@ -21,11 +23,11 @@ import {
   PkParams,
   PlayersQuery,
   PolicyBody,
+  PolicyNameParams,
   SwitchTeamBody,
 } from "./model.ts";
 import { createOidcClient, SignInFailed, type OidcClient } from "./oidc.ts";
 import { consolePage, messagePage, SECURITY_HEADERS } from "./page.ts";
-import { deleteInvitation, insertInvitation, listInvitations } from "./repo.ts";
 import * as services from "./services.ts";
 import {
   clearSessionCookie,
@@ -48,23 +50,23 @@ import {
   switchTeam,
   type ConsoleSession,
 } from "./sessions.ts";
-import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
+import { admit, beginSignIn, finishSignIn, signInStartLimiter, UnknownSignIn } from "./sign-in.ts";
 import { sdkSignInRoutes } from "./sdk-routes.ts";
-import { forward, itemsOf, passOn, section } from "./safety.ts";
 
 const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DEFAULT_PROMPT =
   "You are Ollie, a wise and friendly owl who lives in a big oak tree. You talk with a young child: use short, warm sentences, ask one question at a time, and keep everything kind and safe.";
 
 /** The console (page, sign-in, API) and the SDK's single-sign-on routes. */
 export function consoleRoutes(deps: Deps) {
   const oidc = createOidcClient(deps.config);
-  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc)).use(sdkSignInRoutes(deps, oidc));
+  // One budget per address for both flows: starting sign-ins needs no credential.
+  const starts = signInStartLimiter(deps.config.signInStartsPerAddress);
+  return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc, starts)).use(sdkSignInRoutes(deps, oidc, starts));
 }
 
-function consolePlugin(deps: Deps, oidc: OidcClient | null) {
-  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy);
+function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
+  const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy, deps.logger);
 
   return new Elysia({ name: "console-app", detail: { hide: true } })
     .macro({
@@ -84,17 +86,18 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/", () => consolePage())
 
     // --- single sign-on in the browser ---
-    .get("/console/auth/login", async ({ request }) => {
+    .get("/console/auth/login", async ({ request, server }) => {
       if (!oidc) return redirect("/console");
       try {
         const redirectUri = `${consoleOrigin(deps, request)}/console/auth/callback`;
-        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri);
+        const { url, browser } = await beginSignIn(deps, oidc, "console", redirectUri, { starts, client: address(request, server) });
         const secure = isSecure(deps, request);
         const headers = redirectHeaders(url);
         headers.append("set-cookie", serializeCookie(cookieName(LOGIN_COOKIE, secure), browser!, secure, 600));
         return new Response(null, { status: 303, headers });
       } catch (error) {
         if (error instanceof IdentityProviderFailed) return messagePage(502, "The identity provider cannot be reached", error.message, error.code);
+        if (error instanceof TooManyRequests) return messagePage(429, "Too many sign-ins", error.message, error.code, new Headers(error.headers));
         throw error;
       }
     })
@@ -151,8 +154,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
       ({ session, request, set }) => {
         endSession(deps, session);
         set.headers["set-cookie"] = clearSessionCookie(deps, request);
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write" },
     )
@@ -180,24 +182,49 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .post(
       "/console/api/invitations",
       ({ session, body, set }) => {
-        const email = body.email.trim().toLowerCase();
-        if (!EMAIL.test(email)) throw new InvalidRequest(`"${body.email}" is not an e-mail address.`);
-        const existing = services.findDeveloperByEmail(deps, email);
-        if (existing && services.isMember(deps, existing.id, session.teamId)) throw new Conflict(`${email} is already in this team.`, "already_member");
-        const row = insertInvitation(deps.db, { teamId: session.teamId, email, invitedBy: session.userId });
-        if (!row) throw new Conflict(`${email} is already invited to this team.`, "already_invited");
         set.status = 201;
-        return showInvitation(row);
+        return services.inviteFromConsole(deps, session.teamId, body.email, session.userId);
       },
       { consoleSession: "write", body: InviteBody },
     )
-    .get("/console/api/invitations", ({ session }) => ({ invitations: listInvitations(deps.db, session.teamId).map(showInvitation) }), { consoleSession: "read" })
+    .get("/console/api/invitations", ({ session }) => ({ invitations: services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
-      ({ session, params, set }) => {
-        if (!deleteInvitation(deps.db, session.teamId, Number(params.pk))) throw new NotFound("invitation");
-        set.status = 204;
-        return null;
+      ({ session, params }) => {
+        services.withdrawInvitation(deps, session.teamId, Number(params.pk));
+        return noContent();
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+
+    // --- the signed-in developer's own invitations and teams: joining takes their explicit acceptance ---
+    .get("/console/api/my-invitations", ({ session }) => ({ invitations: services.invitationsOf(deps, session.userId) }), { consoleSession: "read" })
+    .post(
+      "/console/api/my-invitations/:pk/accept",
+      ({ session, params }) => {
+        const team = services.acceptInvitation(deps, session.userId, Number(params.pk));
+        deps.logger.info({ event: "invitation_accepted", userId: session.userId, teamId: team.pk }, "developer joined a team by invitation");
+        return describeSession(deps, session);
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/my-invitations/:pk/decline",
+      ({ session, params }) => {
+        services.declineInvitation(deps, session.userId, Number(params.pk));
+        return noContent();
+      },
+      { consoleSession: "write", params: PkParams },
+    )
+    .post(
+      "/console/api/teams/:pk/leave",
+      ({ session, params }) => {
+        const teamId = Number(params.pk);
+        services.leaveOwnTeam(deps, session.userId, teamId);
+        deps.logger.info({ event: "team_left", userId: session.userId, teamId }, "developer left a team");
+        // The session worked in the team it left: it moves to the developer's first remaining team.
+        const current = session.teamId === teamId ? switchTeam(deps, session, services.teamsOf(deps, session.userId)[0]!.pk) : session;
+        return describeSession(deps, current);
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -214,10 +241,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     .get("/console/api/service-accounts", ({ session }) => ({ service_accounts: services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/service-accounts/:pk",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -248,10 +274,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     })
     .delete(
       "/console/api/players/:pk",
-      ({ session, params, set }) => {
+      ({ session, params }) => {
         services.players(deps).remove(session.teamId, Number(params.pk));
-        set.status = 204;
-        return null;
+        return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
@@ -264,46 +289,39 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null) {
     // --- playground and safety ---
     .get(
       "/console/api/playground",
-      async ({ session, request, server }) => {
-        const listed = await forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies);
-        const names = listed.available && listed.status === 200 ? itemsOf(listed.body, "policies").map((p: Record<string, unknown>) => p.name).filter((n): n is string => typeof n === "string") : [];
-        return { voices: services.voices(deps), policies: names.length > 0 ? names : services.builtInPolicies(), default_prompt: DEFAULT_PROMPT };
-      },
+      ({ session }) => ({
+        voices: services.voices(deps),
+        policies: services.policies(deps, session.teamId).map((p) => p.name),
+        default_prompt: DEFAULT_PROMPT,
+      }),
       { consoleSession: "read" },
     )
     .get(
       "/console/api/safety",
-      async ({ session, request, server }) => {
-        const [policies, teamPolicies, incidents] = await Promise.all([
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.policies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.teamPolicies),
-          forward(deps, session, request, server, "GET", services.SAFETY_ROUTES.incidents),
-        ]);
-        return {
-          builtin: services.builtInPolicies(),
-          policies: section(policies, "policies"),
-          team_policies: section(teamPolicies, "policies"),
-          incidents: section(incidents, "incidents"),
-        };
-      },
+      ({ session }) => ({
+        policies: services.policies(deps, session.teamId),
+        team_policies: services.teamPolicies(deps, session.teamId),
+        incidents: services.recentIncidents(deps, session.teamId),
+      }),
       { consoleSession: "read" },
     )
     .post(
       "/console/api/safety/policies",
-      async ({ session, request, server, body, set }) => {
-        const answer = await forward(deps, session, request, server, "POST", services.SAFETY_ROUTES.teamPolicies, body);
-        return passOn(answer, set);
+      async ({ session, body, set }) => {
+        const policy = await services.createTeamPolicy(deps, session.teamId, body);
+        set.status = 201;
+        return policy;
       },
       { consoleSession: "write", body: PolicyBody },
     )
     .put(
-      "/console/api/safety/policies/:id",
-      async ({ session, request, server, body, params, set }) => {
-        if (!/^[A-Za-z0-9_.-]{1,100}$/.test(params.id)) throw new InvalidRequest("The policy id in the path is not valid.", "invalid_path");
-        const answer = await forward(deps, session, request, server, "PUT", `${services.SAFETY_ROUTES.teamPolicies}/${params.id}`, body);
-        return passOn(answer, set);
+      "/console/api/safety/policies/:name",
+      async ({ session, body, params, set }) => {
+        const { created, policy } = await services.putTeamPolicy(deps, session.teamId, params.name, body);
+        set.status = created ? 201 : 200;
+        return policy;
       },
-      { consoleSession: "write", body: PolicyBody },
+      { consoleSession: "write", body: PolicyBody, params: PolicyNameParams },
     );
 }
 
@@ -320,10 +338,6 @@ function describeSession(deps: Deps, session: ConsoleSession) {
     csrf_token: session.csrfToken,
     method: session.method,
   };
-}
-
-function showInvitation(row: { id: number; email: string; createdAt: number }) {
-  return { pk: row.id, email: row.email, created_at: new Date(row.createdAt).toISOString() };
 }
 
 function redirectHeaders(location: string): Headers {

@@ -34,8 +34,11 @@ export const PlayersQuery = t.Object(
 
 export const PkParams = t.Object({ pk: IdSegment });
 
-/** A team safety policy is whatever the safety-policies API takes; the console passes it through. */
+/** A team safety policy: the safety-policies service validates it (400 `invalid_policy` naming the field). */
 export const PolicyBody = t.Record(t.String(), t.Unknown());
+
+/** A team policy's name in a path: the policy-name pattern, so `.` and `..` never reach a path. */
+export const PolicyNameParams = t.Object({ name: t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" }) });
 
 // --- the Python SDK's `login_with_google` (the path names stay for that client, whatever the provider) ---
 

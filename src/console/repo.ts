@@ -1,8 +1,8 @@
-/** Every query on the console's own tables: sessions, pending single sign-ons, invitations. */
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+/** Every query on the console's own tables: sessions and pending single sign-ons (invitations: src/invitations). */
+import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { consoleInvitations, consoleLogins, consoleSessions, teams, type ConsoleInvitation, type ConsoleLogin, type ConsoleSession } from "../db/schema.ts";
+import { consoleLogins, consoleSessions, type ConsoleLogin, type ConsoleSession } from "../db/schema.ts";
 
 // --- sessions ---
 
@@ -70,51 +70,12 @@ export function takeLogin(db: Db, stateHash: string): ConsoleLogin | null {
   return db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null;
 }
 
-/** How many sign-ins are in flight. */
-export function countLogins(db: Db): number {
-  return db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM console_logins").get()?.n ?? 0;
+/** How many sign-ins of one flow (`console` or `sdk`) are in flight. */
+export function countLogins(db: Db, purpose: ConsoleLogin["purpose"]): number {
+  return db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM console_logins WHERE purpose = ?").get(purpose)?.n ?? 0;
 }
 
 /** Deletes pending sign-ins that expired. */
 export function deleteExpiredLogins(db: Db, now: number): void {
   db.delete(consoleLogins).where(lt(consoleLogins.expiresAt, now)).run();
-}
-
-// --- invitations ---
-
-/** Invites `email` to a team; false when it was already invited. */
-export function insertInvitation(db: Db, values: { teamId: number; email: string; invitedBy: number }): ConsoleInvitation | null {
-  return db.insert(consoleInvitations).values(values).onConflictDoNothing().returning().get() ?? null;
-}
-
-/** A team's pending invitations, oldest first. */
-export function listInvitations(db: Db, teamId: number): ConsoleInvitation[] {
-  return db.select().from(consoleInvitations).where(eq(consoleInvitations.teamId, teamId)).orderBy(asc(consoleInvitations.id)).all();
-}
-
-/** Every pending invitation of an e-mail with its team's name, oldest first. */
-export function invitationsFor(db: Db, email: string): { id: number; teamId: number; teamName: string }[] {
-  return db
-    .select({ id: consoleInvitations.id, teamId: consoleInvitations.teamId, teamName: teams.name })
-    .from(consoleInvitations)
-    .innerJoin(teams, eq(teams.id, consoleInvitations.teamId))
-    .where(eq(consoleInvitations.email, email))
-    .orderBy(asc(consoleInvitations.id))
-    .all();
-}
-
-/** Deletes the team's invitation `id`; false when there was none. */
-export function deleteInvitation(db: Db, teamId: number, id: number): boolean {
-  return (
-    db
-      .delete(consoleInvitations)
-      .where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId)))
-      .returning({ id: consoleInvitations.id })
-      .get() !== undefined
-  );
-}
-
-/** Deletes every invitation of an e-mail (once accepted). */
-export function deleteInvitationsFor(db: Db, email: string): void {
-  db.delete(consoleInvitations).where(eq(consoleInvitations.email, email)).run();
 }

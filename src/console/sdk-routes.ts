@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError, InvalidRequest, SsoNotConfigured, Unauthorized } from "../errors.ts";
 import { clientAddress } from "../http/client-address.ts";
+import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { isLoopbackHost } from "../config.ts";
 import { SdkFinishBody, SdkStartBody } from "./model.ts";
 import { SignInFailed, type OidcClient } from "./oidc.ts";
@@ -16,14 +17,14 @@ import * as services from "./services.ts";
 import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
 
 /** The Python SDK's `login_with_google` routes, served with whatever issuer is configured. */
-export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null) {
+export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
   return new Elysia({ name: "console-sdk-sign-in", detail: { tags: ["Authentication"] } })
     .post(
       "/api/auth/login/google/app",
-      async ({ body }) => {
+      async ({ body, request, server }) => {
         if (!oidc) throw new SsoNotConfigured();
         const redirectUri = loopbackRedirect(body.redirect_uri);
-        const { url } = await beginSignIn(deps, oidc, "sdk", redirectUri);
+        const { url } = await beginSignIn(deps, oidc, "sdk", redirectUri, { starts, client: clientAddress(request, server, deps.config.trustProxy, deps.logger) });
         return { authorization_url: url };
       },
       {
@@ -31,7 +32,7 @@ export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null) {
         detail: {
           summary: "Start single sign-on from a script",
           description:
-            "The Python SDK's login_with_google, step 1: give the loopback URL your script listens on; open authorization_url in a browser. Works with any configured OpenID Connect issuer (the path keeps the SDK's name). 404 sso_not_configured without one.",
+            "The Python SDK's login_with_google, step 1: give the loopback URL your script listens on; open authorization_url in a browser. Works with any configured OpenID Connect issuer (the path keeps the SDK's name). 404 sso_not_configured without one; 429 when your address started too many sign-ins (HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes) or too many are in flight.",
         },
       },
     )

@@ -1,25 +1,26 @@
 /**
- * The console's ONE door to the rest of hoot. Everything the console does to developers, teams, service
- * accounts and players goes through the same services (and so the same team rules) as the HTTP API, called
- * from here and nowhere else in src/console, so a rename in those services is fixed in this file alone.
- *
- * Routes that have no service yet (team safety policies, incidents, the policy list) are reached by sending
- * a real request to the server's own HTTP API in-process with a developer token of the signed-in developer:
- * what answers is exactly what the API answers, and a route that does not exist yet reads as "not available".
+ * The console's ONE door to the rest of hoot. Everything the console does to developers, teams, invitations,
+ * service accounts, players, safety policies and incidents goes through the same services (and so the same
+ * team rules) as the HTTP API, called from here and nowhere else in src/console, so a rename in those services
+ * is fixed in this file alone.
  */
 import type { Deps } from "../deps.ts";
 import { AppError, Unauthorized } from "../errors.ts";
 import { login } from "../auth/login/service.ts";
 import { findUserByEmail, userKeyVersion } from "../users/repo.ts";
-import { createDeveloper, describeMe, rotateDeveloperKey as rotateKey } from "../users/service.ts";
-import { addMember, isMember as memberOf } from "../teams/repo.ts";
+import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
+import { isMember as memberOf } from "../teams/repo.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
 import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
 import type { PlayerBody, PlayerList } from "../players/model.ts";
-import { safetyPolicyNames } from "../engine/safety/index.ts";
 import { FLITE_VOICES, OPENAI_VOICES } from "../engine/tts/index.ts";
+import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
+import { listTeamPolicies } from "../safety-policies/service.ts";
+import type { TeamPolicyView } from "../safety-policies/model.ts";
+import { listTeamIncidents } from "../incidents/service.ts";
+import type { IncidentBody } from "../incidents/model.ts";
 
 export type ConsoleDeps = Deps;
 export type { PlayerBody, PlayerList, ServiceAccountBody };
@@ -83,15 +84,24 @@ export function isMember(deps: ConsoleDeps, userId: number, teamId: number): boo
   return memberOf(deps.db, userId, teamId);
 }
 
-/** Makes an invited e-mail a developer of `teamName` (creating the developer when new); their user id. */
-export function joinTeam(deps: ConsoleDeps, input: { teamName: string; email: string; name: string }): number {
-  return createDeveloper(deps, input).user.id;
+/** Creates the developer account of an invited e-mail at its first single sign-on (in no team yet); their user id. */
+export function registerInvitedDeveloper(deps: ConsoleDeps, input: { email: string; name: string }): number {
+  return registerDeveloper(deps, input).pk;
 }
 
-/** Adds an existing developer to a team (no-op when already a member). */
-export function addToTeam(deps: ConsoleDeps, teamId: number, userId: number): void {
-  addMember(deps.db, teamId, userId);
-}
+// --- invitations: the team's (invite, list, withdraw) and the developer's own (accept, decline, leave a team) ---
+
+export {
+  acceptInvitation,
+  declineInvitation,
+  invitationsOf,
+  inviteFromConsole,
+  isInvited,
+  joinFirstInvitingTeam,
+  leaveOwnTeam,
+  teamInvitations,
+  withdrawInvitation,
+} from "../invitations/service.ts";
 
 // --- logging in through the login service ---
 
@@ -185,52 +195,26 @@ export async function playerToken(deps: ConsoleDeps, teamId: number, playerPk: n
 
 // --- what the engine offers ---
 
-/** Voice ids the configured speech provider knows. (Lead: take engine.voices() once the engine is in Deps.) */
+/** Voice ids the configured speech provider knows. */
 export function voices(deps: ConsoleDeps): string[] {
   return deps.config.ttsProvider === "openai" ? [...OPENAI_VOICES] : FLITE_VOICES.map((v) => v.id);
 }
 
-/** The built-in safety policy names a configuration may use, strictest first. */
-export function builtInPolicies(): string[] {
-  return safetyPolicyNames();
+// --- safety: the same services as GET /api/policies, /api/safety-policies and /api/safety/incidents ---
+
+/** The policies a configuration may name: the built-in ones, then the team's own. */
+export function policies(deps: ConsoleDeps, teamId: number): PolicyInfo[] {
+  return listPolicies(deps, teamId);
 }
 
-// --- HTTP routes without a service the console can call yet ---
-
-/** Where the safety API lives or will live (lead: adjust here if those routes land under other paths). */
-export const SAFETY_ROUTES = { policies: "/api/policies", teamPolicies: "/api/safety-policies", incidents: "/api/safety/incidents" } as const;
-
-export type ApiAnswer = { available: true; status: number; body: unknown } | { available: false };
-
-/** Something that handles a Request as the running server does (Bun's `server.fetch`). */
-export interface InProcessServer {
-  fetch(request: Request): Response | Promise<Response>;
+/** The team's own safety policies. */
+export function teamPolicies(deps: ConsoleDeps, teamId: number): TeamPolicyView[] {
+  return listTeamPolicies(deps, teamId);
 }
 
-/**
- * Sends `method path` to this server's own HTTP API with a developer token, in-process. A route the server
- * does not have answers `{available: false}`; anything else is the API's own status and body.
- */
-export async function callApi(
-  server: InProcessServer,
-  origin: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await server.fetch(new Request(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  // The HTTP plugin answers an unknown route with exactly this body.
-  const missing = response.status === 404 && typeof parsed === "object" && parsed !== null && (parsed as { error?: unknown }).error === "No such route.";
-  if (missing || response.status === 405) return { available: false };
-  return { available: true, status: response.status, body: parsed };
+/** The team's latest incidents, newest first. */
+export function recentIncidents(deps: ConsoleDeps, teamId: number): IncidentBody[] {
+  return listTeamIncidents(deps, teamId, { limit: 50 }).incidents;
 }
+
+export { createTeamPolicy, putTeamPolicy } from "../safety-policies/service.ts";

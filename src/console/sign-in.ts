@@ -6,21 +6,34 @@
  * is also bound to the browser that started it by a random cookie whose hash is in the row, so a callback
  * URL replayed in another browser (login CSRF) is refused.
  *
- * Rules: only a verified e-mail counts. It signs in the developer with that e-mail, adding them to every team
- * that invited the e-mail; an e-mail that is not a developer but was invited becomes one (through the users
- * service) in the inviting teams; anyone else is refused with a sentence saying what to do.
+ * Anyone may start a sign-in, so what one caller can hold is bounded twice: a client address may start at most
+ * HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes (a row's lifetime), and each flow (console, SDK) has its own
+ * cap on rows in flight, so filling one flow cannot block the other.
+ *
+ * Rules: only a verified e-mail counts. It signs in the developer with that e-mail, to their first team:
+ * signing in never joins a team, so invitations for an existing developer wait in the console until they
+ * accept them (nobody can attach an account, and so its key, to a team behind its owner's back). An e-mail
+ * that is not a developer but was invited becomes one, in the team that invited it first (the invitation was
+ * for exactly this verified e-mail, and the new key is known to nobody else); anyone else is refused with a
+ * sentence saying what to do.
  */
 import type { ConsoleDeps } from "./services.ts";
-import { addToTeam, developerKeyVersion, findDeveloperByEmail, joinTeam, teamsOf } from "./services.ts";
+import { developerKeyVersion, findDeveloperByEmail, isInvited, joinFirstInvitingTeam, registerInvitedDeveloper, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
-import { countLogins, deleteExpiredLogins, deleteInvitationsFor, insertLogin, invitationsFor, takeLogin } from "./repo.ts";
+import { countLogins, deleteExpiredLogins, insertLogin, takeLogin } from "./repo.ts";
 import { randomToken } from "./sessions.ts";
 import { SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
+import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
 
 const PENDING_MS = 10 * 60_000;
-/** Sign-ins in flight at once; anyone may start one, so the table must not grow without bound. */
-export const MAX_PENDING = 10_000;
+/** Sign-ins in flight at once, per flow; anyone may start one, so the table must not grow without bound. */
+export const MAX_PENDING: Readonly<Record<"console" | "sdk", number>> = { console: 10_000, sdk: 10_000 };
+
+/** Counts sign-in starts per client address over a pending sign-in's lifetime. */
+export function signInStartLimiter(perAddress: number): FailureLimiter {
+  return createFailureLimiter(perAddress, PENDING_MS);
+}
 
 export interface Admitted {
   userId: number;
@@ -36,16 +49,25 @@ export class UnknownSignIn extends Error {
   }
 }
 
-/** Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins. */
+/**
+ * Records a sign-in sent to the provider; `browser` is the binding cookie value for console sign-ins.
+ * `starts` and `client` limit how many one address may start (429 past that).
+ */
 export async function beginSignIn(
   deps: ConsoleDeps,
   oidc: OidcClient,
   purpose: "console" | "sdk",
   redirectUri: string,
+  gate: { starts: FailureLimiter; client: string },
 ): Promise<{ url: string; browser: string | null }> {
   const now = Date.now();
+  const bucket = `sign-in:${gate.client}`;
+  const wait = gate.starts.retryAfter(bucket, now);
+  if (wait > 0) throw new TooManyRequests(wait, "Too many sign-ins were started from your address; try again later.");
+  // The limiter counts "failures"; here every start counts.
+  gate.starts.recordFailure(bucket, now);
   deleteExpiredLogins(deps.db, now);
-  if (countLogins(deps.db) >= MAX_PENDING) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  if (countLogins(deps.db, purpose) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
   insertLogin(deps.db, {
@@ -81,7 +103,7 @@ export async function finishSignIn(
   return oidc.finish({ redirectUri: row.redirectUri, params, state, nonce: row.nonce, verifier, addIssuer: purpose === "sdk" });
 }
 
-/** Lets a signed-in identity in as a developer (joining invited teams), or throws SignInRefused. */
+/** Lets a signed-in identity in as a developer (a new one joins the team that invited them), or throws SignInRefused. */
 export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
   const email = identity.email;
   if (!email || !identity.emailVerified) {
@@ -93,23 +115,31 @@ export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
     );
   }
   return deps.db.transaction(() => {
-    const invites = invitationsFor(deps.db, email);
     const existing = findDeveloperByEmail(deps, email);
-    if (!existing && invites.length === 0) {
-      throw new SignInRefused(
-        "not_a_developer",
-        `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
-      );
+    let userId: number;
+    let teamId: number | undefined;
+    if (existing) {
+      userId = existing.id;
+      teamId = teamsOf(deps, userId)[0]?.pk;
+      if (teamId === undefined) {
+        throw new SignInRefused(
+          "no_team",
+          `${email} is a developer here but belongs to no team. An existing account accepts invitations from the console of a team it is in, so ask this server's operator to add you to a team (hoot admin add-member).`,
+        );
+      }
+    } else {
+      if (!isInvited(deps, email)) {
+        throw new SignInRefused(
+          "not_a_developer",
+          `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
+        );
+      }
+      userId = registerInvitedDeveloper(deps, { email, name: identity.name?.trim() || email.split("@")[0]! });
+      teamId = joinFirstInvitingTeam(deps, userId, email) ?? undefined;
+      if (teamId === undefined) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
     }
-    const name = identity.name?.trim() || email.split("@")[0]!;
-    const userId = existing?.id ?? joinTeam(deps, { teamName: invites[0]!.teamName, email, name });
-    for (const invite of invites) addToTeam(deps, invite.teamId, userId);
-    if (invites.length > 0) deleteInvitationsFor(deps.db, email);
-    const teams = teamsOf(deps, userId);
-    const team = invites[0] ? teams.find((t) => t.pk === invites[0]!.teamId) : teams[0];
-    if (!team) throw new SignInRefused("no_team", `${email} is a developer here but belongs to no team yet. Ask a team member to invite this e-mail.`);
     const keyVersion = developerKeyVersion(deps, userId);
     if (keyVersion === null) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
-    return { userId, teamId: team.pk, keyVersion };
+    return { userId, teamId, keyVersion };
   });
 }

@@ -22,6 +22,8 @@ export interface EngineOptions {
   safety?: SafetyStage;
   /** Characters of remembered conversation the model sees (default 6000). */
   historyBudgetChars?: number;
+  /** Characters of prompt in all; long context values and old history are cut to fit (default 24000). */
+  promptBudgetChars?: number;
   /** How long to wait for the model's first token and between tokens (default 15 s and 10 s). */
   llmTimeouts?: StreamTimeouts;
   /** Answers utilities (default: the local deterministic rules). */
@@ -45,6 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
     tts: options.tts,
     safety: options.safety ?? turnSafetyStage,
     historyBudgetChars: options.historyBudgetChars ?? 6000,
+    promptBudgetChars: options.promptBudgetChars,
     llmTimeouts: options.llmTimeouts ?? { firstTokenMs: 15_000, stallMs: 10_000 },
     observer: options.observer,
   };

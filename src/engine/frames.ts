@@ -69,5 +69,13 @@ export interface CompleteFrame {
   audio: boolean;
 }
 
+/**
+ * Audio was asked for but speech capacity is short: this reply comes as text only. Sent before any text, so an
+ * app knows up front; the turn still ends with `complete` saying audio was asked for (audio_complete follows).
+ */
+export interface SpeechUnavailableFrame {
+  type: "speech_unavailable";
+}
+
 /** Everything a turn yields. New kinds (a transcript, held-back notices) are additions to this union. */
-export type TurnFrame = TextFrame | AudioFrame | NoticeFrame | DataFrame | ErrorFrame | CompleteFrame;
+export type TurnFrame = TextFrame | AudioFrame | NoticeFrame | DataFrame | SpeechUnavailableFrame | ErrorFrame | CompleteFrame;

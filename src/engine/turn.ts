@@ -25,7 +25,7 @@ import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
 import { scriptedReply, type SafetyStage } from "./safety/index.ts";
 import { speechStage } from "./speech/index.ts";
-import type { TtsProvider } from "./tts/types.ts";
+import type { SpeechTicket, TtsProvider } from "./tts/types.ts";
 import { toErrorFrame } from "./turn-errors.ts";
 import type { TurnInput } from "./types.ts";
 
@@ -36,12 +36,17 @@ export interface TurnDeps {
   logger: EngineLogger;
   /** Characters of remembered conversation the model sees. */
   historyBudgetChars: number;
+  /** Characters of prompt in all (prompt/budget.ts); its default when absent. */
+  promptBudgetChars?: number;
   llmTimeouts: StreamTimeouts;
   /** Sees the turn's timings and ending (metrics). */
   observer?: TurnObserver;
 }
 
 type OutputFrame = Exclude<TurnFrame, { type: "error" | "complete" }>;
+
+/** The ticket of a provider that admits every turn (no admit()). */
+const NO_TICKET: SpeechTicket = { release() {} };
 
 /**
  * Runs one turn and yields its frames in order.
@@ -56,19 +61,20 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const { controller, dispose } = childController(input.signal);
   const signal = controller.signal;
   const out = new Channel<OutputFrame>(input.signal);
-  const stats: { replyChars: number; audioChunks: number; firstTextMs: number; firstAudioMs: number; outcome: TurnOutcome } = {
+  const stats: { replyChars: number; audioChunks: number; firstTextMs: number; firstAudioMs: number; outcome: TurnOutcome; speech: string } = {
     replyChars: 0,
     audioChunks: 0,
     firstTextMs: -1,
     firstAudioMs: -1,
     outcome: "complete",
+    speech: "admitted",
   };
   const fail = (error: unknown): void => {
     out.fail(error);
     controller.abort();
   };
 
-  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars);
+  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars, deps.promptBudgetChars);
   deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
   // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
@@ -86,10 +92,17 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
   const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
-  const sentences = input.audioOutput && deps.tts ? new Channel<string>(signal) : null;
+  // Speech is admitted up front or not at all: a turn the speech engine cannot serve in time is told so before
+  // its first text and goes on as text only, never failing half-way through (tts/types.ts, admit()).
+  const ticket = input.audioOutput && deps.tts ? (deps.tts.admit ? deps.tts.admit() : NO_TICKET) : null;
+  if (input.audioOutput && deps.tts && !ticket) {
+    stats.speech = "refused";
+    out.push({ type: "speech_unavailable" });
+  }
+  const sentences = ticket ? new Channel<string>(signal) : null;
   const pumps = [pump(split(frames, sentences), out, fail)];
-  if (sentences && deps.tts) {
-    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal }), out, fail));
+  if (sentences && deps.tts && ticket) {
+    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal, ticket }), out, fail));
   }
   const pumped = Promise.all(pumps).then(() => out.close());
 
@@ -126,6 +139,7 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
     // Every stage has been told to stop; their loops end promptly (each honours the signal or is raced against it).
     await pumped;
+    ticket?.release();
     dispose();
     const totalMs = performance.now() - since;
     if (observer) notify(() => observer.finished?.(stats.outcome, totalMs));

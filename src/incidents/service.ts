@@ -7,33 +7,50 @@
  *   way (input or output), under which policy, and when; never the child's words or the model's;
  * - reads are scoped to the caller's team; pages go newest first, and a cursor stays valid while new
  *   incidents arrive (it marks a position in the past, not an offset);
- * - recording never fails a turn: a write that fails (a busy database, a player deleted mid-turn) is logged;
+ * - recording never fails or slows a turn: the write runs off the turn's path and, while another connection
+ *   holds the write lock, is retried asynchronously up to HOOT_DB_LOCK_TIMEOUT_MS; a write that still fails
+ *   (a lock held past that, a player deleted mid-turn) is logged and counted in
+ *   `hoot_safety_incidents_not_recorded_total`;
  * - deleting a player deletes their incidents in the same transaction as their conversation.
  */
+import { Counter } from "prom-client";
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
-import { InvalidRequest } from "../errors.ts";
+import { retryWhileBusy } from "../db/busy.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { SafetyIncident } from "../db/schema.ts";
 import { deleteIncidentsOfPlayer, insertIncident, listIncidents, type NewIncident } from "./repo.ts";
 import type { IncidentBody, IncidentList } from "./model.ts";
 
-/** Records an incident; logs (ids and category only) instead of throwing. */
-export function recordIncident(db: Db, logger: Pick<Logger, "info" | "error">, incident: NewIncident): void {
-  try {
-    insertIncident(db, incident);
-    logger.info({ event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction }, "safety incident recorded");
-  } catch (error) {
-    logger.error({ event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: (error as Error).message }, "safety incident could not be recorded");
-  }
+const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
+
+/**
+ * The function a session calls to record an incident: it returns at once and writes in the background,
+ * retrying while the database is busy; a failure is logged (ids and category only) and counted, never thrown.
+ * @example const record = incidentRecorder(deps, logger); record({ teamId, playerId, ... })
+ */
+export function incidentRecorder(deps: Pick<Deps, "db" | "config" | "metrics">, logger: Pick<Logger, "info" | "error">): (incident: NewIncident) => void {
+  const failures =
+    (deps.metrics.registry.getSingleMetric(NOT_RECORDED) as Counter | undefined) ??
+    new Counter({ name: NOT_RECORDED, help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)", registers: [deps.metrics.registry] });
+  return (incident) => {
+    void retryWhileBusy(() => insertIncident(deps.db, incident), deps.config.dbLockTimeoutMs).then(
+      () => logger.info({ event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction }, "safety incident recorded"),
+      (error: unknown) => {
+        failures.inc();
+        logger.error({ event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: (error as Error).message }, "safety incident could not be recorded");
+      },
+    );
+  };
 }
 
 /** One page of the team's incidents, newest first; `after` is the previous page's `next`. */
 export function listTeamIncidents(deps: Pick<Deps, "db">, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): IncidentList {
   const limit = query.limit ?? 100;
-  const rows = listIncidents(deps.db, teamId, { before: decodeCursor(query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
+  const rows = listIncidents(deps.db, teamId, { before: decodeCursor("i", query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  const next = rows.length > limit ? encodeCursor("i", page[page.length - 1]!.id) : null;
   return { incidents: page.map(show), next };
 }
 
@@ -53,16 +70,4 @@ function show(row: SafetyIncident): IncidentBody {
     policy: row.policy,
     created_at: new Date(row.createdAt).toISOString(),
   };
-}
-
-// Opaque to clients; wraps the last id shown, so the next page starts just below it.
-function encodeCursor(id: number): string {
-  return Buffer.from(`i:${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === "") return 0;
-  const match = /^i:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new InvalidRequest('The "after" cursor is not one this server gave out.', "invalid_cursor");
-  return Number(match[1]);
 }

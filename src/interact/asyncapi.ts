@@ -6,7 +6,7 @@
  */
 import { Type, type TSchema } from "@sinclair/typebox";
 import { ERROR_CODES } from "../errors.ts";
-import { ConfigSchema, RequestSchemas, type RequestKind } from "./model.ts";
+import { ClientStreamEndSchema, ConfigSchema, RequestSchemas, type RequestKind } from "./model.ts";
 import { ErrorResponseSchema, EventSchemas, FATAL, FatalSchema, ResponseSchemas, StreamCloseSchema, StreamErrorSchema, type ResponseKind } from "./protocol.ts";
 
 type Json = Record<string, unknown>;
@@ -30,7 +30,7 @@ const channelMessage = (name: string): Json => ref(`#/channels/interact/messages
 
 const DESCRIPTION = `The interact websocket of hoot (PROTOCOL.md section 2). A player's app connects to \`/interact\` on the same host and port as \`/api\`, authenticates with a player token, sets a configuration, then sends \`interact\` streams and receives the reply as events.
 
-Every request carries a \`uid\` that its answer echoes; a failed request is answered by an error response with the same uid. An \`interact\` stream's events carry its uid and always end with the stream's \`close\`. Connection-fatal problems send \`{"type":"error"}\` and then close the socket with the close code listed under \`x-close-codes\`.`;
+Every request carries a \`uid\` that its answer echoes; a failed request is answered by an error response with the same uid. A request kind of the hosted engine's SDKs that hoot does not serve is answered with an error response whose code is \`unsupported_request\`. A client may end its own interact stream with \`{"type":"stream","kind":"close","uid"}\` (or a stream \`error\`): the interaction stops and nothing more is sent with that uid; such a message for a uid that is not running is ignored. An \`interact\` stream's events carry its uid and always end with the stream's \`close\`. Connection-fatal problems send \`{"type":"error"}\` and then close the socket with the close code listed under \`x-close-codes\`.`;
 
 /** The AsyncAPI 3 document of the interact websocket. */
 export function asyncApiDocument(version = "0.1.0"): Json {
@@ -44,6 +44,7 @@ export function asyncApiDocument(version = "0.1.0"): Json {
   messages.set("stream_error", message("stream_error", StreamErrorSchema));
   messages.set("stream_close", message("stream_close", StreamCloseSchema));
   messages.set("connection_error", message("connection_error", FatalSchema));
+  messages.set("client_stream_end", message("client_stream_end", ClientStreamEndSchema));
 
   const channel = ref("#/channels/interact");
   for (const kind of requestKinds) {
@@ -53,7 +54,8 @@ export function asyncApiDocument(version = "0.1.0"): Json {
       channel,
       summary: RequestSchemas[kind].description,
       messages: [channelMessage(`${kind}_request`)],
-      reply: { channel, messages: [channelMessage(`${kind}_response`), channelMessage("error_response")] },
+      // A kind hoot does not serve (yet) is always answered with an error response (code unsupported_request).
+      reply: { channel, messages: kind in ResponseSchemas ? [channelMessage(`${kind}_response`), channelMessage("error_response")] : [channelMessage("error_response")] },
     });
   }
   operations.set("interact", {
@@ -61,6 +63,12 @@ export function asyncApiDocument(version = "0.1.0"): Json {
     channel,
     summary: RequestSchemas.interact.description,
     messages: [channelMessage("interact_request")],
+  });
+  operations.set("client_stream_end", {
+    action: "receive",
+    channel,
+    summary: ClientStreamEndSchema.description,
+    messages: [channelMessage("client_stream_end")],
   });
   operations.set("interaction_events", {
     action: "send",

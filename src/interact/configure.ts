@@ -15,7 +15,7 @@ import type { ErrorCode } from "../errors.ts";
 import { fillTemplate } from "../engine/prompt/template.ts";
 import type { Engine, Context, ContextValue, HistoryMessage } from "../engine/types.ts";
 import type { Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/utilities/types.ts";
-import { deepMerge, validateConfiguration } from "./configuration.ts";
+import { deepMerge } from "./configuration.ts";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { checkConfig, ConfigSchema, type RequestOf, type SessionConfig } from "./model.ts";
@@ -224,8 +224,6 @@ function finish(value: unknown, ctx: ConfigureContext): Configured {
   }
   const checked = checkConfig(value);
   if (!checked.ok) return invalid(checked.error);
-  const problem = validateConfiguration(checked.value, ctx.voices);
-  if (problem) return invalid(problem);
   const definitions = definitionsOf(checked.value);
   for (const position of POSITIONS) {
     const unknown = unknownName(configDefault(checked.value, position), definitions, `config.${position}`);

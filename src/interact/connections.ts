@@ -68,7 +68,10 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       messagesPerMinute: config.wsMessagesPerMinute,
       maxInteractChars: config.wsMaxInteractChars,
       clockToleranceSeconds: config.clockToleranceSeconds,
+      closeAtTokenExpiry: config.wsCloseAtTokenExpiry,
+      maxSessionMs: config.wsMaxSessionSeconds * 1000,
     },
+    models: servedModels(config),
     // The only use of the auth module's caller resolver.
     authenticate: async (token): Promise<PlayerIdentity | null> => {
       const caller = await deps.callers.fromToken(token);
@@ -139,4 +142,14 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       await Promise.all([...connections.values()].map(({ session }) => session.shutdown("server_shutting_down", "the server is shutting down")));
     },
   };
+}
+
+/**
+ * The language models this server serves, as get_available_models lists them (one: the configured provider's).
+ * @example servedModels({ llmProvider: "local", llmModel: "gpt-4o-mini" }) // Map { "local" => "…" }
+ */
+export function servedModels(config: Pick<Deps["config"], "llmProvider" | "llmModel">): ReadonlyMap<string, string> {
+  return config.llmProvider === "local"
+    ? new Map([["local", "hoot's built-in offline stand-in for development and tests (not an AI)"]])
+    : new Map([[config.llmModel, "the OpenAI-compatible model this server is configured with"]]);
 }

@@ -16,7 +16,9 @@ import { formatMicros, nowMicros } from "./times.ts";
 const Uid = Type.String({ description: "The uid of the request or stream this message belongs to." });
 const Sentence = Type.String({ description: "A sentence for the app developer." });
 const Times = {
-  client_start_time: Type.Union([Type.String(), Type.Null()], { description: "The request's client_start_time, normalised to six fractional digits; null when it sent none." }),
+  client_start_time: Type.Union([Type.String(), Type.Null()], {
+    description: "The request's client_start_time, normalised to six fractional digits (as it came when it could not be parsed, such as a device's local form); null when it sent none.",
+  }),
   server_start_time: Type.String({ description: "When the request arrived (ISO 8601 UTC, six fractional digits)." }),
   server_end_time: Type.String({ description: "When this message was sent." }),
 };
@@ -35,7 +37,11 @@ export const ResponseSchemas = {
     { utilities: Type.Array(Type.String(), { description: "The names of the utilities configured now." }) },
     "The configuration was deep-merged.",
   ),
-  get_configuration: responseSchema("get_configuration", { config: Type.Union([ConfigSchema, Type.Null()]) }, "The current configuration (null before one is set)."),
+  get_configuration: responseSchema(
+    "get_configuration",
+    { config: Type.Union([ConfigSchema, Type.Object({}, { additionalProperties: false })], { description: "The configuration as it was set (references resolved, null fields dropped); {} before one is set." }) },
+    "The current configuration.",
+  ),
   render_prompt: responseSchema("render_prompt", { prompt: Type.String({ description: "The configured prompt with {{name}} filled from the context." }) }, "The filled prompt."),
   run: responseSchema(
     "run",
@@ -47,6 +53,13 @@ export const ResponseSchemas = {
     { target_uid: Uid, interrupted: Type.Boolean({ description: "true when a running stream with that uid was stopped (its close was sent first)." }) },
     "The target stream is stopped.",
   ),
+  get_available_models: responseSchema(
+    "get_available_models",
+    { models: Type.Record(Type.String(), Type.String(), { description: "One entry per model this server serves: name -> one-line description." }) },
+    "The models set_service_profile may pick.",
+  ),
+  set_service_profile: responseSchema("set_service_profile", {}, "The session uses that model from now on."),
+  clear_audio: responseSchema("clear_audio", {}, "The session's audio buffer is empty."),
 };
 export type ResponseKind = keyof typeof ResponseSchemas;
 type Envelope = "type" | "kind" | "uid" | "client_start_time" | "server_start_time" | "server_end_time";
@@ -85,6 +98,11 @@ export const EventSchemas = {
     { category: Type.String({ description: "What the policy found." }), action: Type.String({ description: "What it did about it." }) },
     "A safety decision; never carries the offending text.",
   ),
+  speech_unavailable: eventSchema(
+    "speech_unavailable",
+    { error: Sentence, code: Type.Literal("speech_busy") },
+    "Audio was asked for, but speech capacity is short: this reply comes as text only (audio_complete still ends it). Sent before any text.",
+  ),
   text_complete: eventSchema("text_complete", { text: Type.String({ description: "The whole reply as it was sent." }) }, "The reply's text is complete."),
   audio_complete: eventSchema("audio_complete", {}, "The reply's audio is complete (only when audio was asked for)."),
   interaction_complete: eventSchema("interaction_complete", {}, "The interaction finished and is saved in the player's history."),
@@ -112,15 +130,16 @@ export const FATAL = {
   too_many_pending: { close: 1013, when: "too many sockets from one address are waiting to authenticate" },
   rate_limited: { close: 4429, when: "more messages in a minute than the limit" },
   too_many_sockets: { close: 4429, when: "the player already has the maximum number of sockets" },
-  token_expired: { close: 4401, when: "the access token expired and no fresh one was sent with authenticate" },
+  token_expired: { close: 4401, when: "the access token expired and no fresh one was sent with authenticate (only with HOOT_WS_CLOSE_AT_TOKEN_EXPIRY=true)" },
+  session_expired: { close: 4401, when: "the socket has been authenticated for the longest session allowed (HOOT_WS_MAX_SESSION_SECONDS); log in and connect again" },
   credential_revoked: { close: 4403, when: "the player was deleted or reset, or the service account was revoked" },
   server_shutting_down: { close: 1001, when: "the server is shutting down; every open stream sent its close first" },
 } as const satisfies Partial<Record<ErrorCode, { close: number; when: string }>>;
 export type FatalCode = keyof typeof FATAL;
 
 export const FatalSchema = Type.Object(
-  { type: Type.Literal("error"), error: Sentence, code: Type.Union((Object.keys(FATAL) as FatalCode[]).map((code) => Type.Literal(code))) },
-  { additionalProperties: false, title: "connection error", description: "Why the server is about to close the socket." },
+  { type: Type.Literal("error"), kind: Type.Literal("error"), error: Sentence, code: Type.Union((Object.keys(FATAL) as FatalCode[]).map((code) => Type.Literal(code))) },
+  { additionalProperties: false, title: "connection error", description: "Why the server is about to close the socket (`kind` is there for clients that read errors by kind alone, as the Unity SDK does)." },
 );
 
 /** Every message the server sends, as one union. */
@@ -156,7 +175,13 @@ function times(stamp: RequestStamp): { client_start_time: string | null; server_
  * What a stream sends: the engine's frames, the stream's own start and its acknowledgement once the turn is
  * saved, and errors with any code (the socket's own failures, such as history_not_saved, as well as the engine's).
  */
-export type StreamFrame = Exclude<TurnFrame, { type: "error" }> | { type: "error"; code: ErrorCode; error: string } | { type: "started" } | { type: "committed" };
+export type StreamFrame =
+  | Exclude<TurnFrame, { type: "error" }>
+  | { type: "error"; code: ErrorCode; error: string }
+  | { type: "started" }
+  | { type: "committed" }
+  /** The end of the audio of a reply that failed (a completed reply ends its audio with `complete`). */
+  | { type: "audio_end" };
 
 /**
  * The interaction events for one frame (most frames are one event; `complete` is text_complete and, when
@@ -179,12 +204,16 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
       return [event({ event: "safety_policy", category: frame.category, action: frame.action })];
     case "data":
       return [event({ event: "data", data: frame.data })];
+    case "speech_unavailable":
+      return [event({ event: "speech_unavailable", error: "The voice is busy right now: this reply comes as text only.", code: "speech_busy" })];
     case "error":
       return [event({ event: "interaction_error", error: frame.error, code: frame.code })];
     case "complete":
       return frame.audio ? [event({ event: "text_complete", text: frame.text }), event({ event: "audio_complete" })] : [event({ event: "text_complete", text: frame.text })];
     case "committed":
       return [event({ event: "interaction_complete" })];
+    case "audio_end":
+      return [event({ event: "audio_complete" })];
   }
 }
 
@@ -210,5 +239,5 @@ export function streamClose(stamp: RequestStamp): ServerMessage {
 
 /** `{"type":"error",…}`: a connection-fatal problem, sent just before the socket closes with `FATAL[code].close`. */
 export function fatal(error: string, code: FatalCode): ServerMessage {
-  return { type: "error", error, code };
+  return { type: "error", kind: "error", error, code };
 }

@@ -5,12 +5,12 @@
 import type { Deps } from "../deps.ts";
 import { buildModeration } from "../engine-wiring.ts";
 import { warmUpSafetyLater } from "../engine/safety/index.ts";
-import { recordIncident } from "../incidents/service.ts";
+import { incidentRecorder } from "../incidents/service.ts";
 import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";
 import type { SafetyPorts } from "./safety.ts";
 
 /** The safety ports over the database and settings; starts loading the rules in the background. */
-export function createSafetyPorts(deps: Pick<Deps, "db" | "config" | "logger">): SafetyPorts {
+export function createSafetyPorts(deps: Pick<Deps, "db" | "config" | "logger" | "metrics">): SafetyPorts {
   const moderation = buildModeration(deps.config);
   const logger = deps.logger.child({ component: "safety" });
   // Off the start-up path: the rules load and compile on a timer, after the server starts listening.
@@ -18,7 +18,7 @@ export function createSafetyPorts(deps: Pick<Deps, "db" | "config" | "logger">):
   return {
     findTeamPolicy: (teamId, name) => resolveStoredPolicy(deps, teamId, name),
     teamPolicyNames: (teamId) => teamPolicyNames(deps, teamId),
-    recordIncident: (incident) => recordIncident(deps.db, logger, incident),
+    recordIncident: incidentRecorder(deps, logger),
     moderation: moderation.provider,
     moderationTimeoutMs: moderation.timeoutMs,
   };

@@ -9,14 +9,18 @@
  *  - only `authenticate` and `ping` before authentication ("session is not authenticated");
  *  - `interact` only after a configuration ("session is not configured");
  *  - a new `interact`, or `interrupt`, stops the running turn at once; its stream still ends with `close`;
- *  - the token's expiry is enforced by a timer (4401) that re-authentication pushes back;
+ *  - the client's own stream `close` (or `error`) stops the running turn too, and nothing more is sent with
+ *    its uid; a stream end for a uid that is not running is ignored, never answered;
+ *  - an authenticated socket outlives its token (the Unity SDK never re-authenticates) unless
+ *    `closeAtTokenExpiry` (then 4401 at expiry, pushed back by re-authentication); it lives at most
+ *    `maxSessionMs` after its first authentication (4401);
  *  - messages are handled one after another in arrival order, turns run in the background;
  *  - nothing thrown in here escapes: every failure becomes an error message on the socket.
  */
 import type { Engine } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { ErrorCode } from "../errors.ts";
-import { turnConfig } from "./configuration.ts";
+import { interactSettings, turnConfig } from "./configuration.ts";
 import { BackgroundRuns, configuredUtilities, MAX_RUNS_AT_ONCE, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
 import { checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
@@ -48,6 +52,10 @@ export interface SessionLimits {
   messagesPerMinute: number;
   maxInteractChars: number;
   clockToleranceSeconds: number;
+  /** Close with 4401 when the token expires (otherwise an authenticated socket outlives its token). */
+  closeAtTokenExpiry: boolean;
+  /** The longest a socket stays open after its first authentication. */
+  maxSessionMs: number;
 }
 
 export interface SessionPorts {
@@ -60,6 +68,8 @@ export interface SessionPorts {
   authenticate(token: string): Promise<PlayerIdentity | null>;
   /** Called when a session first authenticates; false when the player already has too many sockets. */
   admit(session: InteractSession, playerId: number): boolean;
+  /** The language models this server serves, name -> one-line description (get_available_models). */
+  models: ReadonlyMap<string, string>;
   limits: SessionLimits;
   /** Team safety policies, incidents and moderation (default: built-in policies only). */
   safety?: SafetyPorts;
@@ -74,6 +84,7 @@ export class InteractSession {
   private turn: RunningTurn | null = null;
   private authTimer: ReturnType<typeof setTimeout> | null = null;
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
+  private lifetimeTimer: ReturnType<typeof setTimeout> | null = null;
   private windowStart = Date.now();
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
@@ -129,6 +140,7 @@ export class InteractSession {
     this.phase = "closed";
     if (this.authTimer) clearTimeout(this.authTimer);
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    if (this.lifetimeTimer) clearTimeout(this.lifetimeTimer);
     this.turn?.abort();
     this.runs.abortAll();
   }
@@ -157,14 +169,15 @@ export class InteractSession {
       this.send(errorResponse(stamp, message === undefined ? "the message is not valid JSON" : "the message must be a JSON object", "invalid_message"));
       return;
     }
-    const fields = message as { kind?: unknown; client_start_time?: unknown };
-    if (fields.client_start_time !== undefined) {
-      const normalised = typeof fields.client_start_time === "string" ? normaliseTimestamp(fields.client_start_time) : null;
-      if (normalised === null) {
-        this.send(errorResponse(stamp, 'field "client_start_time" must be an ISO 8601 UTC timestamp', "invalid_message"));
-        return;
-      }
-      stamp.clientStartTime = normalised;
+    const fields = message as { type?: unknown; kind?: unknown; client_start_time?: unknown };
+    if (await this.clientNotice(fields, stamp.uid)) return;
+    const clientTime = fields.client_start_time;
+    if (typeof clientTime === "string") {
+      // A device's local form (2026-11-22T09.41.07.123456Z on Finnish devices) is echoed as it came.
+      stamp.clientStartTime = normaliseTimestamp(clientTime) ?? clientTime;
+    } else if (clientTime !== undefined && clientTime !== null) {
+      this.send(errorResponse(stamp, 'field "client_start_time" must be an ISO 8601 UTC timestamp', "invalid_message"));
+      return;
     }
     const kind = fields.kind;
     // A refused interact is a stream: it gets a stream error and its close, like every interact series.
@@ -189,6 +202,29 @@ export class InteractSession {
     await this.handle(checked.value, stamp);
   }
 
+  /**
+   * Messages the hosted engine's clients send that are never answered: the client ending one of its streams
+   * (`{"type":"stream","kind":"close"|"error"}`, symmetrical streams) and its top-level `error` and `debug`
+   * messages. True when `message` was one of them.
+   */
+  private async clientNotice(message: { type?: unknown; kind?: unknown }, uid: string): Promise<boolean> {
+    if (message.type === "stream" && (message.kind === "close" || message.kind === "error")) {
+      const running = uid !== "" && this.turn?.uid === uid ? this.turn : null;
+      if (!running) {
+        this.ports.logger.debug({ event: "ws_stream_end_ignored", session: this.id, kind: message.kind }, "client ended a stream that is not running");
+        return true;
+      }
+      this.ports.logger.info({ event: "ws_stream_ended_by_client", session: this.id, kind: message.kind }, "client ended its stream");
+      await running.endByClient();
+      return true;
+    }
+    if (message.type === "error" || message.type === "debug") {
+      this.ports.logger.debug({ event: "ws_client_notice", session: this.id, type: message.type }, "client sent a notice");
+      return true;
+    }
+    return false;
+  }
+
   /** The state machine: one case per request kind. */
   private async handle(request: ClientRequest, stamp: RequestStamp): Promise<void> {
     switch (request.kind) {
@@ -208,8 +244,33 @@ export class InteractSession {
       case "run":
         return this.onRun(request, stamp);
       case "get_configuration":
-        this.send(response("get_configuration", stamp, { config: this.config }));
+        // Always a configuration ({} before one is set): the Unity SDK reads `config` without checking for null.
+        this.send(response("get_configuration", stamp, { config: this.config ?? {} }));
         return;
+      case "get_available_models":
+        this.send(response("get_available_models", stamp, { models: Object.fromEntries(this.ports.models) }));
+        return;
+      case "set_service_profile":
+        return this.onServiceProfile(request.service_profile, stamp);
+      case "clear_audio":
+        // There is no audio buffer until voice input lands, so it is always empty. It must succeed: the Unity SDK
+        // sends it before every turn and ends its conversation on any error.
+        this.send(response("clear_audio", stamp, {}));
+        return;
+      // Served by later work (voice input): one case each replaces these.
+      case "add_audio":
+      case "check_turn":
+      case "transcribe":
+        return this.unsupported(request.kind, stamp);
+      // The hosted engine's kinds that hoot does not serve.
+      case "add_keywords":
+      case "remove_keywords":
+      case "detect_keywords":
+      case "add_speaker":
+      case "remove_speakers":
+      case "detect_speakers":
+      case "generate_image":
+        return this.unsupported(request.kind, stamp);
       case "interrupt": {
         const running = this.turn?.uid === request.target_uid ? this.turn : null;
         if (running) await running.stop(request.at_character);
@@ -243,7 +304,11 @@ export class InteractSession {
     if (this.phase === "connected") this.phase = "authenticated";
     if (this.authTimer) clearTimeout(this.authTimer);
     this.authTimer = null;
-    this.armExpiry(player.expiresAt);
+    if (this.ports.limits.closeAtTokenExpiry) this.armExpiry(player.expiresAt);
+    this.lifetimeTimer ??= setTimeout(
+      () => void this.shutdown("session_expired", "the session reached its longest allowed lifetime; log in and connect again"),
+      this.ports.limits.maxSessionMs,
+    );
     this.send(response("authenticate", stamp, {}));
   }
 
@@ -284,7 +349,7 @@ export class InteractSession {
     const identity = this.identity;
     if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
     if (!this.runs.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} run requests may be working at once; wait for an answer`, "too_many_requests");
-    const safetyPolicy = turnConfig(config).safety_policy;
+    const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
     this.runs.start(
       async (signal) => {
         const outcome = await runUtilities(config, request, identity.playerId, { engine: this.ports.engine, history: this.ports.history, safetyPolicy, signal });
@@ -298,16 +363,37 @@ export class InteractSession {
     );
   }
 
+  private onServiceProfile(name: string, stamp: RequestStamp): void {
+    // With one model served, picking it (or "default") changes nothing; another name is refused by name.
+    if (name !== "" && name !== "default" && !this.ports.models.has(name)) {
+      const available = ["default", ...this.ports.models.keys()].join(", ");
+      this.send(errorResponse(stamp, `unknown service profile "${name}" (available: ${available})`, "unknown_service_profile"));
+      return;
+    }
+    this.send(response("set_service_profile", stamp, {}));
+  }
+
+  /** An error response naming a request kind this server does not serve (never "unknown request kind"). */
+  private unsupported(kind: string, stamp: RequestStamp): void {
+    this.send(errorResponse(stamp, `${kind} is not supported by this server`, "unsupported_request"));
+  }
+
+  /** An interact without text asks for the buffered voice: refused until voice input lands (never a reply). */
+  private onVoiceTurn(stamp: RequestStamp): void {
+    this.refuse(true, stamp, 'voice input is not supported by this server yet: send the child\'s words as "text"', "unsupported_request");
+  }
+
   private async onInteract(request: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
     if (this.phase !== "configured" || !this.config || !this.identity) {
       this.refuse(true, stamp, "session is not configured", "not_configured");
       return;
     }
-    const { text } = request;
+    const settings = interactSettings(this.config, request);
+    const { text } = settings;
+    if (text.trim() === "") return this.onVoiceTurn(stamp);
     const limit = this.ports.limits.maxInteractChars;
-    const problem = text.trim() === "" ? 'field "text" must not be empty' : text.length > limit ? `field "text" is longer than ${limit} characters` : null;
-    if (problem) {
-      this.refuse(true, stamp, problem, "invalid_message");
+    if (text.length > limit) {
+      this.refuse(true, stamp, `field "text" is longer than ${limit} characters`, "invalid_message");
       return;
     }
     const utilities = planUtilities(this.config, request);
@@ -322,10 +408,10 @@ export class InteractSession {
       stamp,
       playerId: this.identity.playerId,
       sessionId: this.id,
-      config: { ...turnConfig(this.config), utilities: utilities.plan },
+      config: { ...turnConfig(this.config, this.ports.engine.voices(), settings.languageCode), utilities: utilities.plan },
       text,
-      context: request.context ?? {},
-      audioOutput: request.audio_output ?? true,
+      context: settings.context,
+      audioOutput: settings.audioOutput,
       guard: this.guard.forTurn(this.identity),
       send: (message) => this.send(message),
     });

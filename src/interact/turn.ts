@@ -3,7 +3,10 @@
  * the turn is saved to the player's history, and only then `interaction_complete`: an acknowledged turn is
  * never lost. If saving fails the stream ends with `interaction_error` (history_not_saved) instead. Every
  * stream ends with its `close`. An interrupted turn sends its close at once, then saves only what left the
- * server (cut at the client's `at_character` when it says how far it got).
+ * server (cut at the client's `at_character` when it says how far it got). A turn the client ended itself
+ * (its own stream `close` or `error`) stops the same way but sends nothing more at all: the client has
+ * forgotten that uid. A reply that asked for audio always has `audio_complete` after its last `audio`, also
+ * when it fails (then `interaction_error` follows it).
  */
 import type { Engine, TurnConfig, Context } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
@@ -41,6 +44,8 @@ export interface RunningTurn {
   stop(atCharacter?: number): Promise<void>;
   /** Stops and sends the stream's close right now (the socket is about to close). */
   closeNow(): void;
+  /** The client ended the stream: stop at once, send nothing more with its uid, and wait for the history. */
+  endByClient(): Promise<void>;
 }
 
 /** Starts a turn; the caller awaits `done`. */
@@ -68,13 +73,23 @@ export function runTurn(deps: TurnDeps, request: TurnRequest): RunningTurn {
       controller.abort();
       await done;
     },
+    async endByClient() {
+      // As if the close had been sent: nothing with this uid goes out any more.
+      closeSent = true;
+      controller.abort();
+      await done;
+    },
   };
 }
 
 type Outcome = "complete" | "failed" | "interrupted";
 
 async function run(deps: TurnDeps, request: TurnRequest, signal: AbortSignal, cutAt: () => number | undefined, sendClose: () => void): Promise<void> {
+  let audioEnded = !request.audioOutput;
   const emit = (frame: StreamFrame) => {
+    // A failed reply that asked for audio still ends its audio, so a player waiting for the end plays what it has.
+    if (frame.type === "error" && !audioEnded) emit({ type: "audio_end" });
+    if (frame.type === "audio_end" || (frame.type === "complete" && frame.audio)) audioEnded = true;
     for (const message of toWire(frame, request.stamp)) request.send(message);
   };
   const started = performance.now();

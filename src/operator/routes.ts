@@ -8,8 +8,3 @@ import type { TSchema } from "elysia";
 export function operatorOnly<P extends TSchema>(params: P, summary: string, description?: string) {
   return { access: ["operator"] as ["operator"], params, detail: { summary: `${summary} (operator)`, ...(description ? { description } : {}) } };
 }
-
-/** The empty 204 answer of a delete. */
-export function noContent(): Response {
-  return new Response(null, { status: 204 });
-}

@@ -7,6 +7,7 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
+import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerList, PlayerParams } from "./model.ts";
 import { createPlayer, editPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
@@ -57,10 +58,9 @@ export function playersRoutes(deps: Deps) {
     })
     .delete(
       "/:player_pk",
-      ({ caller, params, set }) => {
+      ({ caller, params }) => {
         removePlayer(deps, caller.teamId, Number(params.player_pk));
-        set.status = 204;
-        return new Response(null, { status: 204 });
+        return noContent();
       },
       {
         auth: ["developer"],

@@ -4,7 +4,8 @@
  * player ends their tokens and sockets at once.
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+import { Conflict, NotFound } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
@@ -23,9 +24,9 @@ export function createPlayer(deps: PlayerDeps, teamId: number, externalId: strin
 
 /** One page of the team's players ordered by pk; `after` is the previous page's `next`. */
 export function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): PlayerList {
-  const rows = listPlayers(deps.db, teamId, decodeCursor(after), limit + 1);
+  const rows = listPlayers(deps.db, teamId, decodeCursor("p", after), limit + 1);
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
+  const next = rows.length > limit ? encodeCursor("p", page[page.length - 1]!.id) : null;
   return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
 }
 
@@ -103,18 +104,6 @@ function federatedId(deps: PlayerDeps, player: Player): string {
   const value = deps.secrets.decrypt(player.federatedIdEnc);
   if (value === null) throw new Error("stored federated id cannot be decrypted (wrong HOOT_SECRET_KEY?)");
   return value;
-}
-
-// Cursors are opaque to clients; today they wrap the last pk so pages stay stable while players are added.
-function encodeCursor(id: number): string {
-  return Buffer.from(`p:${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === "") return 0;
-  const match = /^p:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new InvalidRequest('The "after" cursor is not one this server gave out.', "invalid_cursor");
-  return Number(match[1]);
 }
 
 function isUniqueViolation(error: unknown): boolean {

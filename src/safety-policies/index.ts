@@ -5,6 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
+import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { PolicyParams, PolicyRequestBody, TeamPolicyList, TeamPolicyView } from "./model.ts";
 import { createTeamPolicy, deleteTeamPolicy, getTeamPolicy, listTeamPolicies, putTeamPolicy } from "./service.ts";
@@ -64,7 +65,7 @@ export function safetyPoliciesRoutes(deps: Deps) {
       "/:name",
       ({ caller, params }) => {
         deleteTeamPolicy(deps, caller.teamId, params.name);
-        return new Response(null, { status: 204 });
+        return noContent();
       },
       {
         auth: ["developer"],

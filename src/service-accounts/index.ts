@@ -7,6 +7,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
+import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { CreateServiceAccountBody, SdkServiceAccountList, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
 import { asSdkServiceAccount, createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
@@ -37,7 +38,7 @@ export function serviceAccountsRoutes(deps: Deps) {
       "/api/service-accounts/:pk",
       ({ caller, params }) => {
         removeServiceAccount(deps, caller.teamId, Number(params.pk));
-        return new Response(null, { status: 204 });
+        return noContent();
       },
       { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },
     )

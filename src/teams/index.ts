@@ -8,7 +8,8 @@ import type { Deps } from "../deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
 import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
 import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";
-import { noContent, operatorOnly } from "../operator/routes.ts";
+import { operatorOnly } from "../operator/routes.ts";
+import { noContent } from "../http/no-content.ts";
 
 /** The teams controller. */
 export function teamsRoutes(deps: Deps) {

@@ -9,7 +9,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
-import { CreatedUser, CreateUserBody, EditUserBody, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
+import { CreatedUser, CreateUserBody, EditUserBody, InvitedDeveloper, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
 import {
   addDeveloperToTeam,
   createUser,
@@ -22,7 +22,8 @@ import {
   renameDeveloper,
   rotateDeveloperKey,
 } from "./service.ts";
-import { noContent, operatorOnly } from "../operator/routes.ts";
+import { operatorOnly } from "../operator/routes.ts";
+import { noContent } from "../http/no-content.ts";
 
 /** The users controller. */
 export function usersRoutes(deps: Deps) {
@@ -63,19 +64,20 @@ export function usersRoutes(deps: Deps) {
       "/api/users",
       ({ caller, body, set }) => {
         const made = createUser(deps, caller, body);
-        set.status = made.created ? 201 : 200;
+        set.status = made.status;
         return made.body;
       },
       {
         access: ["developer", "operator"],
         body: CreateUserBody,
-        response: { 200: CreatedUser, 201: CreatedUser },
+        response: { 201: CreatedUser, 202: InvitedDeveloper },
         detail: {
-          summary: "Create a service account or add a developer (hosted engine's shape)",
+          summary: "Create a service account, invite a developer, or (operator) create a developer",
           description:
             "user_type playerLogin / playerCreate (developer token): a service account of the caller's team, its api_key shown this once. " +
-            "user_type user: a developer found or created by e-mail and added to the caller's team (201 with api_key when created, 200 when they existed); " +
-            "with the operator token, a new developer in no team.",
+            "user_type user with a developer token: 202 {email, invited: true}, the e-mail is invited to the caller's team (the same answer whether it has an account or not; " +
+            "they join by signing in with single sign-on if new, or by accepting in the console); no account and no key is made. " +
+            "With the operator token: 201, a new developer in no team, their api_key shown this once (409 email_taken when the e-mail is known).",
         },
       },
     )

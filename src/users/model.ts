@@ -30,14 +30,22 @@ export type UserBody = Static<typeof UserBody>;
 export const UserEnvelope = t.Object({ user: UserBody });
 export const UserList = t.Object({ users: t.Array(UserBody) });
 
+/** A developer the operator just created, with their key shown this once. */
 export const CreatedDeveloper = t.Object({
   pk: t.Integer(),
   name: t.String(),
   email: t.String(),
   user_type: t.Literal("user"),
-  api_key: t.Optional(t.String({ description: "only when the developer was created by this call: shown this once" })),
+  api_key: t.String({ description: "the new developer's key: shown this once" }),
 });
 export type CreatedDeveloper = Static<typeof CreatedDeveloper>;
+
+/** A developer token's POST /api/users {user_type: "user"}: the e-mail is invited to the caller's team. */
+export const InvitedDeveloper = t.Object({
+  email: t.String({ description: "the invited e-mail, as stored (lower-cased)" }),
+  invited: t.Literal(true),
+});
+export type InvitedDeveloper = Static<typeof InvitedDeveloper>;
 
 export const CreateUserBody = t.Object(
   {

@@ -2,7 +2,9 @@
  * Developer rules: e-mail addresses identify developers (stored lower-cased, unique); each developer has one
  * key (shown in /api/users/me), rotated on demand; rotating the key, deleting the developer or removing them
  * from a team ends the tokens concerned at once (tokens are checked against the key version and the team's
- * membership on every use). A new developer's key is shown once, to whoever created them.
+ * membership on every use). A developer's key is shown only to that developer, and once to the operator (or
+ * admin command) that created them; a developer of a team can only invite an e-mail (invitations/), never
+ * create an account or attach an existing one to a team.
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
@@ -11,14 +13,17 @@ import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-acc
 import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 import type { User } from "../db/schema.ts";
 import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
+import { inviteToTeam } from "../invitations/service.ts";
 import { deleteUser, findUserByEmail, getUser, insertUser, listUsers, replaceUserKey, updateUserName } from "./repo.ts";
-import type { CreateUserBody, CreatedDeveloper, Me, UserBody } from "./model.ts";
+import { normalizeEmail } from "./email.ts";
+import type { CreateUserBody, CreatedDeveloper, InvitedDeveloper, Me, UserBody } from "./model.ts";
 
 type UserDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created. */
+/**
+ * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
+ * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
+ */
 export function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): { user: User; apiKey: string | null; teamId: number } {
   const person = checked(input);
   return deps.db.transaction(() => {
@@ -29,23 +34,16 @@ export function createDeveloper(deps: UserDeps, input: { teamName: string; email
   });
 }
 
-/** Adds the developer with `email` to the team `teamId`, creating them if new; `created` says which. */
-export function enrollDeveloper(deps: UserDeps, teamId: number, input: { email: string; name: string }): { developer: CreatedDeveloper; created: boolean } {
-  const person = checked(input);
-  return deps.db.transaction(() => {
-    const { user, apiKey } = findOrCreate(deps, person);
-    joinTeam(deps, teamId, user.id);
-    return { developer: created(user, apiKey), created: apiKey !== null };
-  });
-}
-
-/** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
+/**
+ * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
+ * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
+ *//** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
 export function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): CreatedDeveloper {
   const person = checked(input);
   return deps.db.transaction(() => {
     if (findUserByEmail(deps.db, person.email)) throw new Conflict(`A developer with e-mail "${person.email}" already exists.`, "email_taken");
-    const { user, apiKey } = findOrCreate(deps, person);
-    return created(user, apiKey);
+    const { user, apiKey } = insertDeveloper(deps, person);
+    return { pk: user.id, name: user.name, email: user.email, user_type: "user", api_key: apiKey };
   });
 }
 
@@ -102,10 +100,15 @@ export function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: 
 
 /**
  * POST /api/users as the hosted engine's SDKs use it: a service account of the caller's team (user_type
- * playerLogin / playerCreate), a developer joining the caller's team by e-mail (user), or, for the operator,
- * a new developer in no team. `created` is false when an existing developer only joined.
+ * playerLogin / playerCreate, 201); with a developer token and user_type user, an invitation of that e-mail
+ * to the caller's team (202, the same answer whether the e-mail has an account or not, and never a key);
+ * for the operator, a new developer in no team (201, the key shown this once).
  */
-export function createUser(deps: UserDeps, caller: Caller, body: CreateUserBody): { created: boolean; body: CreatedDeveloper | CreatedSdkServiceAccount } {
+export function createUser(
+  deps: UserDeps,
+  caller: Caller,
+  body: CreateUserBody,
+): { status: 201; body: CreatedDeveloper | CreatedSdkServiceAccount } | { status: 202; body: InvitedDeveloper } {
   const type = body.user_type ?? "user";
   const email = body.email?.trim() || undefined;
   if (type !== "user") {
@@ -113,20 +116,20 @@ export function createUser(deps: UserDeps, caller: Caller, body: CreateUserBody)
       throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
     }
     const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
-    return { created: true, body: asCreatedSdkServiceAccount(account) };
+    return { status: 201, body: asCreatedSdkServiceAccount(account) };
   }
   if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
   if (caller.kind === "developer") {
-    const { developer, created } = enrollDeveloper(deps, caller.teamId, { email, name: body.name });
-    return { created, body: developer };
+    // Already a member or already invited answers the same: the caller learns nothing about other accounts.
+    const outcome = inviteToTeam(deps, { teamId: caller.teamId, email, invitedBy: caller.userId });
+    return { status: 202, body: { email: outcome.email, invited: true } };
   }
   if (caller.kind !== "operator") throw new Forbidden();
-  return { created: true, body: registerDeveloper(deps, { email, name: body.name }) };
+  return { status: 201, body: registerDeveloper(deps, { email, name: body.name }) };
 }
 
 function checked(input: { email: string; name: string }): { email: string; name: string } {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new InvalidRequest(`"${input.email}" is not an e-mail address.`);
+  const email = normalizeEmail(input.email);
   const name = input.name.trim();
   if (!name) throw new InvalidRequest("The developer's name must not be empty.");
   return { email, name };
@@ -136,13 +139,13 @@ function checked(input: { email: string; name: string }): { email: string; name:
 function findOrCreate(deps: UserDeps, person: { email: string; name: string }): { user: User; apiKey: string | null } {
   const known = findUserByEmail(deps.db, person.email);
   if (known) return { user: known, apiKey: null };
+  return insertDeveloper(deps, person);
+}
+
+function insertDeveloper(deps: UserDeps, person: { email: string; name: string }): { user: User; apiKey: string } {
   const apiKey = generateKey("dk", deps.config.env);
   const user = insertUser(deps.db, { name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
   return { user, apiKey };
-}
-
-function created(user: User, apiKey: string | null): CreatedDeveloper {
-  return { pk: user.id, name: user.name, email: user.email, user_type: "user", ...(apiKey !== null ? { api_key: apiKey } : {}) };
 }
 
 function show(user: User, teams: UserBody["teams"]): UserBody {

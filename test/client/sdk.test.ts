@@ -71,6 +71,33 @@ describe("InteractClient", () => {
     }
   });
 
+  it("leaving an interaction early (break) ends it on the server with the stream's close; the socket goes on", async () => {
+    const slow = await startTestServer({ HOOT_LOCAL_TOKENS_PER_SECOND: "20" });
+    try {
+      const t = await createTeamFixture(slow);
+      const hoot = new HootApi(slow.url);
+      await hoot.login(t.developerKey);
+      const player = await hoot.createPlayer("leaver");
+      const client = new InteractClient({ baseUrl: slow.url, apiKey: t.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+      for await (const e of client.interact("Tell me a long story about space", { audioOutput: false })) if (e.event === "text") break;
+      const turnLog = async () => {
+        for (let i = 0; i < 100; i++) {
+          const line = slow.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === "turn");
+          if (line) return line;
+          await Bun.sleep(20);
+        }
+        throw new Error("no turn log line");
+      };
+      expect(await turnLog()).toMatchObject({ outcome: "interrupted" });
+      expect(slow.logs.some((l) => l.includes('"ws_stream_ended_by_client"'))).toBe(true);
+      const next = await collect(client.interact("Hi!", { audioOutput: false }));
+      expect(next.at(-1)).toMatchObject({ event: "interaction_complete" });
+      client.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("re-logs in and re-authenticates before the token expires, so the socket outlives the first token", async () => {
     const short = await startTestServer({ HOOT_TOKEN_TTL_SECONDS: "3", HOOT_CLOCK_TOLERANCE_SECONDS: "0" });
     try {

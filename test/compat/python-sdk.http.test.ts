@@ -156,13 +156,13 @@ describe("Python SDK: a developer's calls", () => {
     await client().login(login.api_key, null, player.federated_id);
   });
 
-  it("adds a developer to the team by e-mail with create_user's default user_type", async () => {
+  it("invites a developer to the team by e-mail with create_user's default user_type (no account, no key)", async () => {
     const email = `py-new-${Date.now()}@example.com`;
     const added = await (await developer()).createUser("Grace", email);
-    expect(added).toEqual({ pk: expect.any(Number), name: "Grace", email, user_type: "user", api_key: expect.stringMatching(/^hoot_dev_dk_/) });
-    const grace = client();
-    await grace.login(added.api_key);
-    expect((await grace.getMe()).teams).toEqual([{ pk: file.team.teamId, name: file.team.teamName }]);
+    expect(added).toEqual({ email, invited: true });
+    const invited = file.server.deps.sqlite.query<{ team_id: number }, [string]>("SELECT team_id FROM console_invitations WHERE email = ?").all(email);
+    expect(invited).toEqual([{ team_id: file.team.teamId }]);
+    expect(file.server.deps.sqlite.query("SELECT id FROM users WHERE email = ?").all(email)).toEqual([]);
   });
 
   it("reads get_me, renames with update_me, keeps the name for update_me() and refuses delete_me", async () => {

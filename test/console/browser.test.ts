@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { startIdp, type TestIdp } from "./helpers/idp.ts";
+import { createTeam } from "../../src/teams/service.ts";
+import { ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
 setDefaultTimeout(30_000);
@@ -47,7 +48,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     idp = await startIdp();
     // A paced local model, so a reply is still streaming when the test interrupts it.
-    server = await startTestServer({ ...idp.env, HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_LOCAL_TOKENS_PER_SECOND: "25" });
+    server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_LOCAL_TOKENS_PER_SECOND: "25" });
     team = await createTeamFixture(server);
     idp.accounts.set("dev", { email: `dev-${team.teamName}@example.com`, email_verified: true, name: "Dev" });
     profileDir = mkdtempSync(join(tmpdir(), "hoot-chromium-"));
@@ -187,6 +188,24 @@ describe.skipIf(!available)("the console in Chromium", () => {
       await shot(name);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+  }, 30_000);
+
+  it("joins a team only when the developer accepts its invitation on the profile page, and leaves it again", async () => {
+    const invited = createTeam(server.deps, `invited-${Date.now()}`);
+    server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(invited.id, `dev-${team.teamName}@example.com`);
+    await page.getByRole("link", { name: "Profile", exact: true }).click();
+    await page.reload();
+    await page.getByRole("heading", { name: "Invitations for you" }).waitFor();
+    const teamOption = page.locator("header select option", { hasText: invited.name });
+    expect(await teamOption.count()).toBe(0);
+    await shot("10-invitation");
+    await page.getByRole("button", { name: `Accept the invitation to ${invited.name}` }).click();
+    await teamOption.waitFor({ state: "attached" });
+    await page.getByRole("button", { name: `Leave team ${invited.name}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Leave team" }).click();
+    await teamOption.waitFor({ state: "detached" });
+    // The last team offers no "Leave".
+    expect(await page.getByRole("button", { name: `Leave team ${team.teamName}` }).count()).toBe(0);
   }, 30_000);
 
   it("signs out", async () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { WsProbe } from "../helpers/ws.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
@@ -321,22 +322,91 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect(rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk)).toEqual([]);
   });
 
-  it("describes the playground's choices and the safety page, saying what is not available yet", async () => {
+  it("shows a developer the invitations for their e-mail; they join only by accepting, may decline, and may leave any team but their last", async () => {
+    const mine = await createTeamFixture(server);
+    const email = `dev-${mine.teamName}@example.com`;
+    const browser = await signedIn(mine);
+    const inviters = [createTeam(server.deps, `inv-a-${Date.now()}`), createTeam(server.deps, `inv-b-${Date.now()}`)];
+    // Another team invites this developer (through the API, as a developer of that team would).
+    const inviter = await createTeamFixture(server);
+    expect((await api(server.url, "POST", "/api/users", { token: inviter.developerToken, body: { name: "x", email: email.toUpperCase() } })).status).toBe(202);
+    for (const t of inviters) server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(t.id, email);
+    const listed = (await browser.api("GET", "/my-invitations")).body.invitations;
+    expect(listed.map((i: { team: { pk: number } }) => i.team.pk)).toEqual([inviter.teamId, ...inviters.map((t) => t.id)]);
+    // Still in one team until they accept.
+    expect((await browser.session()).body.teams).toEqual([{ pk: mine.teamId, name: mine.teamName }]);
+
+    // Someone else cannot accept or decline this developer's invitation.
+    const other = await signedIn(inviter);
+    expect((await other.api("POST", `/my-invitations/${listed[0].pk}/accept`)).status).toBe(404);
+    expect((await other.api("POST", `/my-invitations/${listed[0].pk}/decline`)).status).toBe(404);
+    expect((await browser.api("POST", `/my-invitations/${listed[0].pk}/accept`, undefined, { csrf: null })).status).toBe(403);
+
+    const accepted = await browser.api("POST", `/my-invitations/${listed[0].pk}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.teams.map((t: { pk: number }) => t.pk)).toEqual([mine.teamId, inviter.teamId]);
+    expect((await browser.api("POST", `/my-invitations/${listed[1].pk}/decline`)).status).toBe(204);
+    expect((await browser.api("POST", `/my-invitations/${listed[1].pk}/accept`)).status).toBe(404);
+    expect((await browser.api("GET", "/my-invitations")).body.invitations.map((i: { pk: number }) => i.pk)).toEqual([listed[2].pk]);
+    expect((await login(server.url, { api_key: mine.developerKey, team_name: inviter.teamName })).access_token).toBeString();
+
+    // Leaving the team the session works in moves the session to the remaining team; the last team cannot be left.
+    const left = await browser.api("POST", `/teams/${mine.teamId}/leave`);
+    expect(left.status).toBe(200);
+    expect(left.body.team).toEqual({ pk: inviter.teamId, name: inviter.teamName });
+    expect(left.body.teams).toEqual([{ pk: inviter.teamId, name: inviter.teamName }]);
+    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: mine.developerKey, team_name: mine.teamName } })).status).toBe(401);
+    const last = await browser.api("POST", `/teams/${inviter.teamId}/leave`);
+    expect(last.status).toBe(409);
+    expect(last.body.code).toBe("last_team");
+    expect((await browser.api("POST", `/teams/${mine.teamId}/leave`)).status).toBe(404);
+    expect((await browser.session()).status).toBe(200);
+  });
+
+  it("describes the playground's choices and the safety page through the same services as the API", async () => {
     const browser = await signedIn();
     const playground = await browser.api("GET", "/playground");
     expect(playground.status).toBe(200);
     expect(playground.body.voices).toContain("slt");
-    expect(playground.body.policies.length).toBeGreaterThan(0);
+    expect(playground.body.policies.slice(0, 3)).toEqual(["default", "children_strict", "children_standard"]);
     expect(playground.body.default_prompt).toContain("Ollie");
     const safety = await browser.api("GET", "/safety");
     expect(safety.status).toBe(200);
-    expect(safety.body.builtin).toEqual(playground.body.policies.length > 0 ? expect.any(Array) : []);
-    for (const part of ["policies", "team_policies", "incidents"]) expect(typeof safety.body[part].available).toBe("boolean");
-    if (!safety.body.team_policies.available) {
-      const create = await browser.api("POST", "/safety/policies", { name: "mine" });
-      expect(create.status).toBe(501);
-      expect(create.body.code).toBe("not_available");
+    const listed = await api(server.url, "GET", "/api/policies", { token: team.developerToken });
+    expect(safety.body.policies).toEqual(listed.body.policies);
+    expect(Object.keys(safety.body).sort()).toEqual(["incidents", "policies", "team_policies"]);
+    expect(safety.body.incidents).toBeArray();
+  });
+
+  it("creates and edits team policies, refusing a path name that is not a policy name", async () => {
+    const fixture = await createTeamFixture(server);
+    const browser = await signedIn(fixture);
+    const created = await browser.api("POST", "/safety/policies", { name: "console-made", description: "Made in the console" });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "console-made", description: "Made in the console", builtin: false, version: 1 });
+    const edited = await browser.api("PUT", "/safety/policies/console-made", { description: "Edited", version: 1 });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: "console-made", description: "Edited", version: 2 });
+    expect((await browser.api("PUT", "/safety/policies/console-made", { description: "Stale", version: 1 })).status).toBe(409);
+    expect((await browser.api("POST", "/safety/policies", { name: "Bad Name!" })).body.code).toBe("invalid_policy");
+    for (const name of ["UPPER", "-dash", "a%2Fb", "x".repeat(65)]) {
+      const res = await browser.api("PUT", `/safety/policies/${name}`, { description: "x" });
+      expect({ name, status: res.status }).toEqual({ name, status: 400 });
     }
+    // `.` and `..` as sent on the wire (fetch would resolve them away first).
+    for (const name of [".", ".."]) {
+      const body = JSON.stringify({ description: "x" });
+      const raw = await rawRequest(
+        Number(new URL(server.url).port),
+        `PUT /console/api/safety/policies/${name} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nCookie: ${browser.cookie}\r\n` +
+          `X-CSRF-Token: ${browser.csrf}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect({ name, status: raw.status }).toEqual({ name, status: 400 });
+    }
+    const viaApi = await api(server.url, "GET", "/api/safety-policies/console-made", { token: fixture.developerToken });
+    expect(viaApi.body.description).toBe("Edited");
+    expect((await browser.api("GET", "/safety")).body.team_policies.map((p: { name: string }) => p.name)).toEqual(["console-made"]);
+    expect((await browser.api("GET", "/playground")).body.policies).toContain("console-made");
   });
 
   it("answers 401 to every console API route without a session", async () => {

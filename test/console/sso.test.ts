@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { api, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
-import { signInAtIdp, startIdp, type TestIdp } from "./helpers/idp.ts";
+import { signInAtIdp, ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { MAX_PENDING } from "../../src/console/sign-in.ts";
 
@@ -19,7 +19,8 @@ let devEmail: string;
 
 beforeAll(async () => {
   idp = await startIdp();
-  server = await startTestServer({ ...idp.env, HOOT_OIDC_PROVIDER_NAME: "Test IdP" });
+  // Every test here starts sign-ins from 127.0.0.1; the per-address limit has its own test and server.
+  server = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_OIDC_PROVIDER_NAME: "Test IdP", HOOT_SIGN_IN_STARTS_PER_ADDRESS: "1000" });
   team = await createTeamFixture(server);
   devEmail = `dev-${team.teamName}@example.com`;
   idp.accounts.set("dev", { email: devEmail, email_verified: true, name: "Dev" });
@@ -157,13 +158,38 @@ describe("console sign-in with the identity provider", () => {
     expect(session.body).toMatchObject({ user: { name: "New Person", email }, team: { pk: team.teamId }, teams: [{ pk: team.teamId }] });
     expect((await invitee.api("GET", "/key")).body.api_key).toMatch(/^hoot_dev_dk_/);
     expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", email)).toEqual([]);
-    // An existing developer invited to a second team joins it on their next sign-in.
+  });
+
+  it("does not add an existing developer to an inviting team at sign-in: the invitation waits for their acceptance", async () => {
     const second = createTeam(server.deps, `second-${Date.now()}`);
     server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(second.id, devEmail);
     const again = new ConsoleBrowser(server);
-    await signIn(again, "dev");
-    const teams = (await again.session()).body.teams.map((t: { pk: number }) => t.pk);
-    expect(teams).toEqual([team.teamId, second.id]);
+    expect((await signIn(again, "dev")).status).toBe(303);
+    expect((await again.session()).body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId]);
+    // Their key still logs in without a team name: nobody pushed them into a second team.
+    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: team.developerKey } })).status).toBe(200);
+    const waiting = await again.api("GET", "/my-invitations");
+    expect(waiting.body.invitations).toEqual([{ pk: expect.any(Number), team: { pk: second.id, name: second.name }, created_at: expect.any(String) }]);
+    const accepted = await again.api("POST", `/my-invitations/${waiting.body.invitations[0].pk}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId, second.id]);
+    expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", devEmail)).toEqual([]);
+    // Back to one team, so the rest of this file sees the developer as before.
+    expect((await again.api("POST", `/teams/${second.id}/leave`)).status).toBe(200);
+  });
+
+  it("lets a brand-new account join only the team that invited it first; later invitations wait", async () => {
+    const first = createTeam(server.deps, `first-${Date.now()}`);
+    const later = createTeam(server.deps, `later-${Date.now()}`);
+    const email = `twice-${Date.now()}@example.com`;
+    const invite = server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)");
+    invite.run(first.id, email);
+    invite.run(later.id, email);
+    idp.accounts.set("twice", { email, email_verified: true, name: "Twice" });
+    const browser = new ConsoleBrowser(server);
+    expect((await signIn(browser, "twice")).status).toBe(303);
+    expect((await browser.session()).body.teams).toEqual([{ pk: first.id, name: first.name }]);
+    expect((await browser.api("GET", "/my-invitations")).body.invitations.map((i: { team: { pk: number } }) => i.team.pk)).toEqual([later.id]);
   });
 });
 
@@ -227,22 +253,36 @@ describe("the Python SDK's login_with_google against the configured provider", (
     }
   });
 
-  it("refuses new sign-ins with 429 while too many are in flight, so the table stays bounded", async () => {
-    const insert = server.deps.sqlite.query(
-      "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, 'sdk', x'00', 'n', 'r', ?)",
-    );
-    const now = rows(server, "SELECT count(*) AS n FROM console_logins")[0]!.n as number;
-    server.deps.sqlite.transaction(() => {
-      for (let i = now; i < MAX_PENDING; i++) insert.run(`filler-${i}`, Date.now() + 60_000);
-    })();
+  it("refuses new sign-ins of a flow with 429 while too many of that flow are in flight; the other flow still works", async () => {
+    const fill = (purpose: "console" | "sdk") => {
+      const insert = server.deps.sqlite.query(
+        "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, ?, x'00', 'n', 'r', ?)",
+      );
+      const now = rows(server, `SELECT count(*) AS n FROM console_logins WHERE purpose = '${purpose}'`)[0]!.n as number;
+      server.deps.sqlite.transaction(() => {
+        for (let i = now; i < MAX_PENDING[purpose]; i++) insert.run(`filler-${purpose}-${i}`, purpose, Date.now() + 60_000);
+      })();
+    };
+    const sdkStart = () => api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+    const consoleStart = () => new ConsoleBrowser(server).send("GET", "/console/auth/login");
     try {
-      const res = await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
+      fill("sdk");
+      const res = await sdkStart();
       expect(res.status).toBe(429);
       expect(res.headers.get("retry-after")).toBe("60");
+      // Anyone can fill the SDK flow; the console's sign-in is not blocked by it.
+      expect((await consoleStart()).status).toBe(303);
+      server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
+      fill("console");
+      const page = await consoleStart();
+      expect(page.status).toBe(429);
+      expect(page.headers.get("retry-after")).toBe("60");
+      expect(page.body).toContain("Too many sign-ins");
+      expect((await sdkStart()).status).toBe(200);
     } finally {
       server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
     }
-    expect((await api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } })).status).toBe(200);
+    expect((await sdkStart()).status).toBe(200);
   });
 
   it("refuses a redirect_uri that is not a loopback listener", async () => {
@@ -271,7 +311,7 @@ describe("an issuer whose ID token carries the e-mail", () => {
   let server2: TestServer;
   beforeAll(async () => {
     idp2 = await startIdp({ emailInIdToken: true });
-    server2 = await startTestServer(idp2.env);
+    server2 = await startTestServer(await ssoServerEnv(idp2));
     const fixture = await createTeamFixture(server2, "idtoken-team");
     idp2.accounts.set("dev", { email: `dev-${fixture.teamName}@example.com`, email_verified: true });
     idp2.accounts.set("unverified", { email: `dev-${fixture.teamName}@example.com`, email_verified: false });
@@ -295,11 +335,40 @@ describe("an issuer whose ID token carries the e-mail", () => {
   });
 });
 
+describe("starting sign-ins from one address", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ ...(await ssoServerEnv(idp)), HOOT_SIGN_IN_STARTS_PER_ADDRESS: "3", HOOT_TRUST_PROXY: "true" });
+  });
+  afterAll(() => limited.close());
+
+  it("is limited per client address across both flows (429 with Retry-After), and other addresses still start", async () => {
+    const from = (address: string) => ({ "x-forwarded-for": address });
+    const sdk = (address: string) => api(limited.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" }, headers: from(address) });
+    const browserStart = (address: string) => fetch(`${limited.url}/console/auth/login`, { redirect: "manual", headers: from(address) });
+    expect((await sdk("198.51.100.7")).status).toBe(200);
+    expect((await browserStart("198.51.100.7")).status).toBe(303);
+    expect((await sdk("198.51.100.7")).status).toBe(200);
+    const refused = await sdk("198.51.100.7");
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("too_many_requests");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const page = await browserStart("198.51.100.7");
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
+    const pending = Number(rows(limited, "SELECT count(*) AS n FROM console_logins")[0]!.n);
+    expect(pending).toBe(3);
+    // Someone else is not affected.
+    expect((await sdk("198.51.100.8")).status).toBe(200);
+    expect((await browserStart("198.51.100.8")).status).toBe(303);
+  });
+});
+
 describe("an identity provider that cannot be reached", () => {
   let dead: TestServer;
   beforeAll(async () => {
     // Port 1 on loopback: nothing listens there, so discovery fails at once.
-    dead = await startTestServer({ HOOT_OIDC_ISSUER: "http://127.0.0.1:1", HOOT_OIDC_CLIENT_ID: "hoot" });
+    dead = await startTestServer(await ssoServerEnv({ env: { HOOT_OIDC_ISSUER: "http://127.0.0.1:1", HOOT_OIDC_CLIENT_ID: "hoot" } }));
   });
   afterAll(() => dead.close());
 

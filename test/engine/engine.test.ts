@@ -46,6 +46,32 @@ describe("engine turn", () => {
     expect(requests).toEqual([{ voice: { voice_id: "fake-owl", speed: 0.9 }, format: "pcm16" }]);
   });
 
+  it("passes the turn's admission ticket with every sentence and releases it when the turn ends", async () => {
+    const tts = new FakeTts({ admitTurns: 1 });
+    const frames = await collect(engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(turnInput({ audioOutput: true })));
+    expect(types(frames)).not.toContain("speech_unavailable");
+    expect(audioOf(frames).length).toBeGreaterThan(0);
+    expect(tts.ticketsSeen.size).toBe(1);
+    expect(tts.ticketsOut).toBe(0);
+  });
+
+  it("says up front that a turn the speech engine cannot admit is text only, and still ends saying audio was asked for", async () => {
+    const tts = new FakeTts({ admitTurns: 0 });
+    const frames = await collect(engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(turnInput({ audioOutput: true })));
+    expect(types(frames)[0]).toBe("speech_unavailable");
+    expect(types(frames).filter((t) => t === "speech_unavailable")).toHaveLength(1);
+    expect(textOf(frames)).toBe(STORY.join(""));
+    expect(audioOf(frames)).toEqual([]);
+    expect(tts.records).toHaveLength(0);
+    expect(frames.at(-1)!.frame).toEqual({ type: "complete", text: STORY.join(""), audio: true });
+  });
+
+  it("asks for no ticket when audio was not asked for", async () => {
+    const tts = new FakeTts({ admitTurns: 0 });
+    const frames = await collect(engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(turnInput({ audioOutput: false })));
+    expect(types(frames)).not.toContain("speech_unavailable");
+  });
+
   it("produces no audio when audio was not asked for", async () => {
     const tts = new FakeTts();
     const frames = await collect(engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(turnInput({ audioOutput: false })));

@@ -4,6 +4,9 @@
  */
 export type Msg = Record<string, any>;
 
+// Bun's WebSocket also takes upgrade headers; the DOM typing, which is loaded too, only knows protocols.
+const BunWebSocket = WebSocket as unknown as new (url: string, options: import("bun").WebSocketOptions) => WebSocket;
+
 export class WsProbe {
   readonly messages: Msg[] = [];
   private cursor = 0;
@@ -23,9 +26,10 @@ export class WsProbe {
     });
   }
 
-  /** Connects to `${httpUrl}/interact`. */
-  static async open(httpUrl: string): Promise<WsProbe> {
-    const ws = new WebSocket(`${httpUrl.replace(/^http/, "ws")}/interact`);
+  /** Connects to `${httpUrl}/interact`, with `headers` on the upgrade request (as native clients send them). */
+  static async open(httpUrl: string, headers?: Record<string, string>): Promise<WsProbe> {
+    const url = `${httpUrl.replace(/^http/, "ws")}/interact`;
+    const ws = headers ? new BunWebSocket(url, { headers }) : new WebSocket(url);
     const probe = new WsProbe(ws);
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();

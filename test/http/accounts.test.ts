@@ -163,19 +163,38 @@ describe("service accounts and developers the hosted engine's way", () => {
     await login(file.server.url, { api_key: backend.body.api_key });
   });
 
-  it("POST /api/users with user_type user adds a developer by e-mail, creating them only if new", async () => {
-    const fixture = await createTeamFixture(file.server);
-    const email = `new-${Date.now()}@example.com`;
-    const created = await api(file.server.url, "POST", "/api/users", { token: fixture.developerToken, body: { name: "Grace", email, user_type: "user" } });
-    expect(created.status).toBe(201);
-    expect(created.body).toEqual({ pk: expect.any(Number), name: "Grace", email, user_type: "user", api_key: expect.stringMatching(/^hoot_dev_dk_/) });
-    const other = await createTeamFixture(file.server);
-    const joined = await api(file.server.url, "POST", "/api/users", { token: other.developerToken, body: { name: "ignored", email: email.toUpperCase() } });
-    expect(joined.status).toBe(200);
-    expect(joined.body).toEqual({ pk: created.body.pk, name: "Grace", email, user_type: "user" });
-    const grace = await login(file.server.url, { api_key: created.body.api_key, team_name: other.teamName });
-    const me = await api(file.server.url, "GET", "/api/users/me", { token: grace.access_token });
-    expect(me.body.teams.map((t: { name: string }) => t.name)).toEqual([fixture.teamName, other.teamName]);
+  it("POST /api/users with user_type user (developer token) only invites: no account, no key, no team change, the same 202 for known and unknown e-mails", async () => {
+    const attacker = await createTeamFixture(file.server);
+    const victim = await createTeamFixture(file.server);
+    const victimEmail = `dev-${victim.teamName}@example.com`;
+    const unknownEmail = `newhire-${Date.now()}@b.example`;
+    const users = () => file.server.deps.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
+    const before = users();
+
+    const unknown = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Pre-registered", email: unknownEmail.toUpperCase(), user_type: "user" } });
+    const known = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Victim", email: victimEmail, user_type: "user" } });
+    // Known and unknown e-mails answer alike, and no key is handed to anyone.
+    expect(unknown.status).toBe(202);
+    expect(known.status).toBe(202);
+    expect(unknown.body).toEqual({ email: unknownEmail, invited: true });
+    expect(known.body).toEqual({ email: victimEmail, invited: true });
+    expect(JSON.stringify([unknown.body, known.body])).not.toContain("hoot_dev_dk_");
+    // Asking again answers the same too.
+    expect((await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "x", email: victimEmail } })).status).toBe(202);
+
+    // No account was made for the unknown e-mail: there is no key that could later log into another team.
+    expect(users()).toBe(before);
+    // Only pending invitations were written.
+    const invitations = file.server.deps.sqlite.query<{ email: string }, [number]>("SELECT email FROM console_invitations WHERE team_id = ? ORDER BY id").all(attacker.teamId);
+    expect(invitations.map((i) => i.email)).toEqual([unknownEmail, victimEmail]);
+
+    // The existing developer was not pushed into the attacker's team: their login and raw-key calls still work.
+    const victimLogin = await api(file.server.url, "POST", "/api/auth/login", { body: { api_key: victim.developerKey } });
+    expect(victimLogin.status).toBe(200);
+    const me = await api(file.server.url, "GET", "/api/users/me", { token: victimLogin.body.access_token });
+    expect(me.body.teams).toEqual([{ pk: victim.teamId, name: victim.teamName }]);
+    expect((await api(file.server.url, "POST", "/api/players", { token: victim.developerKey, body: { external_id: `after-${Date.now()}` } })).status).toBe(201);
+    expect((await api(file.server.url, "POST", "/api/auth/login", { body: { api_key: victim.developerKey, team_name: attacker.teamName } })).status).toBe(401);
   });
 
   it("refuses bad POST /api/users bodies with 400 and a taken service account name with 409, writing nothing", async () => {

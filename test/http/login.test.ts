@@ -116,16 +116,18 @@ describe("login failure limits", () => {
       }
       const ok = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: player.federatedId }, headers: { "x-forwarded-for": "10.1.1.1" } });
       expect(ok.status).toBe(200);
-      // The same address failing again and again is limited.
+      // The same address failing again and again is limited for failing credentials only.
       for (let i = 0; i < 5; i++) await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "1.2.3.4, 10.9.9.9" } });
-      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
+      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
       expect(blocked.status).toBe(429);
+      const good = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
+      expect(good.status).toBe(200);
     } finally {
       await limited.close();
     }
   });
 
-  it("accepts a raw developer key as the bearer value only for creating players, and limits its failures", async () => {
+  it("accepts a raw developer key as the bearer value only for creating players, and limits its failures, never a good key", async () => {
     const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "3" });
     try {
       const fixture = await createTeamFixture(limited);
@@ -134,30 +136,77 @@ describe("login failure limits", () => {
       for (let i = 0; i < 3; i++) {
         expect((await api(limited.url, "POST", "/api/players", { token: generateKey("dk", "dev"), body: { external_id: `x${i}` } })).status).toBe(401);
       }
-      expect((await api(limited.url, "POST", "/api/players", { token: fixture.developerKey, body: { external_id: "late" } })).status).toBe(429);
+      expect((await api(limited.url, "POST", "/api/players", { token: generateKey("dk", "dev"), body: { external_id: "late" } })).status).toBe(429);
+      // Others behind the same address (a proxy) keep working with keys that check out.
+      expect((await api(limited.url, "POST", "/api/players", { token: fixture.developerKey, body: { external_id: "late" } })).status).toBe(201);
     } finally {
       await limited.close();
     }
   });
 
-  it("answers 429 with Retry-After after 10 failures from one address, even for a good key", async () => {
+  it("answers failing credentials 429 with Retry-After after 10 failures from one address, and still lets every good key in", async () => {
     const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "10" });
     try {
       const fixture = await createTeamFixture(limited);
+      const player = await createPlayer(limited, fixture);
       for (let i = 0; i < 10; i++) {
         const res = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") } });
         expect(res.status).toBe(401);
       }
-      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey } });
+      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") } });
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(blocked.body.code).toBe("too_many_requests");
+      // Behind a proxy without HOOT_TRUST_PROXY every client has this address: good credentials still work.
+      expect((await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey } })).status).toBe(200);
+      expect((await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.backendKey } })).status).toBe(200);
+      expect((await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: player.federatedId } })).status).toBe(200);
       const failures = limited.logs.filter((l) => l.includes('"login_failed"'));
       expect(failures).toHaveLength(10);
       const metrics = await (await fetch(`${limited.url}/metrics`)).text();
       expect(metrics).toMatch(/hoot_auth_failures_total\{reason="unauthorized"\} 10/);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("login failure limits per credential", () => {
+  it("keep refusing a federated id and a developer key over their own limit, even when the credential checks out", async () => {
+    // Each request from its own address (through a trusted proxy), so only the credentials' buckets fill.
+    const limited = await startTestServer({ HOOT_LOGIN_FAILURES_PER_MINUTE: "3", HOOT_TRUST_PROXY: "true" });
+    let n = 0;
+    const post = (body: Record<string, string>) => api(limited.url, "POST", "/api/auth/login", { body, headers: { "x-forwarded-for": `10.0.0.${++n}` } });
+    try {
+      const fixture = await createTeamFixture(limited);
+      const other = await createTeamFixture(limited);
+      const player = await createPlayer(limited, fixture);
+      // Another team's app key with this player's federated id: a failure counted against the federated id.
+      for (let i = 0; i < 3; i++) expect((await post({ api_key: other.publicKey, federated_id: player.federatedId })).status).toBe(401);
+      expect((await post({ api_key: fixture.publicKey, federated_id: player.federatedId })).status).toBe(429);
+      // A developer key named with a team it is not in, three times: the key's own bucket is full.
+      for (let i = 0; i < 3; i++) expect((await post({ api_key: other.developerKey, team_name: fixture.teamName })).status).toBe(401);
+      expect((await post({ api_key: other.developerKey })).status).toBe(429);
+      // Other credentials are not affected.
+      expect((await post({ api_key: fixture.developerKey })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("warns once when requests carry X-Forwarded-For while HOOT_TRUST_PROXY is off", async () => {
+    const server = await startTestServer();
+    try {
+      const fixture = await createTeamFixture(server);
+      for (let i = 0; i < 3; i++) {
+        await api(server.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey }, headers: { "x-forwarded-for": `203.0.113.${i}` } });
+      }
+      const warnings = server.logs.filter((l) => l.includes('"forwarded_for_ignored"'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("HOOT_TRUST_PROXY");
+      expect(warnings[0]).not.toContain("203.0.113");
+    } finally {
+      await server.close();
     }
   });
 });

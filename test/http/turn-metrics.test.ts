@@ -62,6 +62,7 @@ describe("turn metrics", () => {
     expect(grew("hoot_turn_first_text_seconds_count")).toBe(1);
     expect(grew("hoot_turn_first_audio_seconds_count")).toBe(1);
     expect(grew("hoot_llm_first_token_seconds_count")).toBe(1);
+    expect(grew("hoot_speech_admissions_total", 'result="admitted"')).toBe(1);
     // One observation per sentence synthesized; at least the first.
     expect(grew("hoot_speech_queue_wait_seconds_count")).toBeGreaterThanOrEqual(1);
     expect(grew("hoot_speech_synthesis_seconds_count")).toBeGreaterThanOrEqual(1);

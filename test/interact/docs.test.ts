@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Parser } from "@asyncapi/parser";
 import { ERROR_CODES } from "../../src/errors.ts";
-import { RequestSchemas, type RequestKind } from "../../src/interact/model.ts";
+import { ConfigSchema, RequestSchemas, VoiceProfileSchema, type RequestKind } from "../../src/interact/model.ts";
 import { EventSchemas, FATAL, ResponseSchemas } from "../../src/interact/protocol.ts";
 import { api, serverForFile } from "../helpers/server.ts";
 
@@ -16,14 +16,22 @@ const file = serverForFile();
 const README = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
 const ENVELOPE = new Set(["type", "kind", "uid", "client_start_time", "server_start_time", "server_end_time", "event"]);
 
-/** The rows of the first table under the README heading `### <title>` inside the interact section, as cells. */
-function table(title: string): string[][] {
+/** The rows of the `nth` table (from 0) under the README heading `### <title>` inside the interact section, as cells. */
+function table(title: string, nth = 0): string[][] {
   const section = README.slice(README.indexOf("## The interact websocket"));
   const start = section.indexOf(`### ${title}\n`);
   expect(start).toBeGreaterThan(-1);
-  const lines = section.slice(start).split("\n").slice(1);
-  const rows = lines.slice(lines.findIndex((l) => l.startsWith("|"))).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
-  return rows.slice(2).map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
+  const body = section.slice(start + 1);
+  const lines = body.slice(0, body.search(/\n##/) + 1 || undefined).split("\n");
+  const tables: string[][] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith("|") || lines[i - 1]?.startsWith("|")) continue;
+    const rows: string[] = [];
+    for (let j = i; j < lines.length && lines[j]!.startsWith("|"); j++) rows.push(lines[j]!);
+    tables.push(rows);
+  }
+  expect(tables.length).toBeGreaterThan(nth);
+  return tables[nth]!.slice(2).map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
 }
 
 /** `a`, `b?` -> ["a", "b?"] */
@@ -45,8 +53,16 @@ describe("README protocol section", () => {
       const schema = RequestSchemas[kind];
       expect({ kind, type: names(typeCell!)[0] }).toEqual({ kind, type: (schema.properties.type as { const: string }).const });
       expect({ kind, fields: names(fieldsCell!) }).toEqual({ kind, fields: fields(schema) });
-      if (kind !== "interact") expect({ kind, answer: names(answerCell!) }).toEqual({ kind, answer: fields(ResponseSchemas[kind as keyof typeof ResponseSchemas]) });
+      if (kind === "interact") continue;
+      // A kind with no response schema is not served (yet): its row says it is answered with unsupported_request.
+      const answer = kind in ResponseSchemas ? fields(ResponseSchemas[kind as keyof typeof ResponseSchemas]) : ["unsupported_request"];
+      expect({ kind, answer: names(answerCell!) }).toEqual({ kind, answer });
     }
+  });
+
+  it("lists every configuration field and every voice profile field", () => {
+    expect(table("Configuration").map((r) => names(r[0]!)[0])).toEqual(Object.keys(ConfigSchema.properties));
+    expect(table("Configuration", 1).map((r) => names(r[0]!)[0])).toEqual(Object.keys(VoiceProfileSchema.properties));
   });
 
   it("lists every event with its fields", () => {

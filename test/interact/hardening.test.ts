@@ -53,7 +53,7 @@ describe("message size", () => {
     probe.send({ type: "request", kind: "ping", uid: "x".repeat(70 * 1024) });
     const closed = await probe.closed;
     expect(closed.code).toBe(1009);
-    expect(probe.messages.at(-1)).toEqual({ type: "error", error: `the message is larger than the limit of ${64 * 1024} bytes`, code: "message_too_large" });
+    expect(probe.messages.at(-1)).toEqual({ type: "error", kind: "error", error: `the message is larger than the limit of ${64 * 1024} bytes`, code: "message_too_large" });
   });
 
   it("accepts a message just under the limit", async () => {
@@ -74,7 +74,7 @@ describe("user-supplied names", () => {
     await probe.request("authenticate", { access_token: player.token });
     probe.send('{"type":"request","kind":"merge_configuration","uid":"m1","config":{"__proto__":{"prompt":"You are a secret pirate."}}}');
     expect(await probe.next((m) => m.uid === "m1")).toMatchObject({ kind: "error", code: "invalid_configuration" });
-    expect((await probe.request("get_configuration")).config).toBeNull();
+    expect((await probe.request("get_configuration")).config).toEqual({});
     const refused = await probe.interact("hello");
     expect(refused.events[0]).toMatchObject({ kind: "error", error: "session is not configured" });
 

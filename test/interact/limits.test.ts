@@ -137,10 +137,10 @@ describe("interact limits and closes", () => {
     }
   }, 30_000);
 
-  it("survives past the first token's expiry after re-authenticating, then closes with 4401 at the new expiry", async () => {
+  it("with HOOT_WS_CLOSE_AT_TOKEN_EXPIRY, survives past the first token's expiry after re-authenticating, then closes with 4401 at the new expiry", async () => {
     // exp has whole-second precision: with a 4 s lifetime the first token dies within 3-4 s of login and
     // the one fetched at 1.5 s within 4.5-5.5 s, so 4.2 s is after the first and before the second.
-    const short = await startTestServer({ HOOT_TOKEN_TTL_SECONDS: "4", HOOT_CLOCK_TOLERANCE_SECONDS: "0" });
+    const short = await startTestServer({ HOOT_TOKEN_TTL_SECONDS: "4", HOOT_CLOCK_TOLERANCE_SECONDS: "0", HOOT_WS_CLOSE_AT_TOKEN_EXPIRY: "true" });
     try {
       const t = await createTeamFixture(short);
       const player = await createPlayer(short, t);

@@ -84,8 +84,10 @@ describe("interact protocol order", () => {
     expect(wrongType[1]).toMatchObject({ type: "stream", kind: "close" });
     const extra = await probe.request("ping", { surprise: 1 });
     expect(extra.error).toContain('"surprise"');
-    const badTime = await probe.request("ping", { client_start_time: "yesterday" });
+    const badTime = await probe.request("ping", { client_start_time: 20261122 });
     expect(badTime.error).toContain("client_start_time");
+    // A string it cannot parse (a device's local form) is echoed as it came, never refused.
+    expect(await probe.request("ping", { client_start_time: "2026-11-22T09.41.07.123456Z" })).toMatchObject({ kind: "ping", client_start_time: "2026-11-22T09.41.07.123456Z" });
     const tooLong = await probe.interact("a".repeat(4001));
     expect(tooLong.events[0].error).toContain("4000");
     expect((await probe.request("ping")).kind).toBe("ping");
@@ -100,8 +102,8 @@ describe("interact protocol order", () => {
       [{}, '"config.prompt"'],
       [{ prompt: "x", temperature: 3 }, '"config.temperature"'],
       [{ prompt: "x", colour: "red" }, '"config.colour"'],
-      [{ prompt: "x", voice_profile: { speed: 2 } }, '"config.voice_profile.speed"'],
-      [{ prompt: "x", voice_profile: { voice_id: "darth" } }, "darth"],
+      [{ prompt: "x", voice_profile: { speed: "fast" } }, '"config.voice_profile.speed"'],
+      [{ prompt: "x", voice_profile: { reference: "darth" } }, "darth"],
       [{ prompt: "x", safety_policy: "anything-goes" }, "anything-goes"],
       [{ prompt: "x", utilities: { weather: "weather" } }, "weather"],
       [{ prompt: "x", audio_format: "ogg" }, '"config.audio_format"'],

@@ -50,7 +50,7 @@ describe("session: authenticate", () => {
   it("closes with 4429 when the player has too many sockets", async () => {
     const h = harness({ admit: false });
     await h.request("authenticate", { access_token: "good" });
-    expect(h.socket.sent.at(-1)).toEqual({ type: "error", error: "this player has too many open sockets", code: "too_many_sockets" });
+    expect(h.socket.sent.at(-1)).toEqual({ type: "error", kind: "error", error: "this player has too many open sockets", code: "too_many_sockets" });
     expect(h.socket.closedWith).toEqual({ code: 4429, reason: "too_many_sockets" });
   });
 
@@ -66,8 +66,19 @@ describe("session: re-authenticate", () => {
   const soon = () => Date.now() / 1000 + 0.15;
   const later = () => Date.now() / 1000 + 3600;
 
-  it("closes with 4401 when the token expires", async () => {
-    const h = harness({ tokens: { short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() } } });
+  it("outlives its token by default, and closes with 4401 (session_expired) at the longest session lifetime", async () => {
+    const h = harness({ tokens: { short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() } }, limits: { maxSessionMs: 400 } });
+    await h.request("authenticate", { access_token: "short" });
+    await Bun.sleep(250);
+    expect(h.socket.closedWith).toBeNull();
+    expect((await h.request("ping")).kind).toBe("ping");
+    await Bun.sleep(250);
+    expect(h.socket.sent.at(-1)).toMatchObject({ type: "error", kind: "error", code: "session_expired" });
+    expect(h.socket.closedWith).toEqual({ code: 4401, reason: "session_expired" });
+  });
+
+  it("closes with 4401 when the token expires, with closeAtTokenExpiry", async () => {
+    const h = harness({ tokens: { short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() } }, limits: { closeAtTokenExpiry: true } });
     await h.request("authenticate", { access_token: "short" });
     await Bun.sleep(250);
     expect(h.socket.sent.at(-1)).toMatchObject({ type: "error", code: "token_expired" });
@@ -76,6 +87,7 @@ describe("session: re-authenticate", () => {
 
   it("a fresh token of the same player pushes the expiry back; another player's token is refused", async () => {
     const h = harness({
+      limits: { closeAtTokenExpiry: true },
       tokens: { short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() }, fresh: { playerId: 7, serviceAccountId: 3, expiresAt: later() }, other: { playerId: 8, serviceAccountId: 3, expiresAt: later() } },
     });
     await h.request("authenticate", { access_token: "short" });
@@ -101,7 +113,7 @@ describe("session: configure", () => {
     const h = await ready();
     const cases: [unknown, string][] = [
       [{ prompt: "x", temperature: 3 }, '"config.temperature"'],
-      [{ prompt: "x", voice_profile: { voice_id: "darth" } }, "darth"],
+      [{ prompt: "x", voice_profile: { speed: "fast" } }, '"config.voice_profile.speed"'],
       [{ prompt: "x", safety_policy: "anything-goes" }, "anything-goes"],
       [{ prompt: "x", safety_policy: "constructor" }, "constructor"],
       [{ prompt: "x", utilities: { weather: { type: "forecast" } } }, "config.utilities.weather.type"],
@@ -121,7 +133,7 @@ describe("session: configure", () => {
     // Raw text, as a client sends it: JSON.parse makes "__proto__" an ordinary own key.
     await h.send('{"type":"request","kind":"merge_configuration","uid":"m1","config":{"__proto__":{"prompt":"hidden"}}}');
     expect(h.socket.sent.at(-1)).toMatchObject({ uid: "m1", kind: "error", code: "invalid_configuration" });
-    expect((await h.request("get_configuration")).config).toBeNull();
+    expect((await h.request("get_configuration")).config).toEqual({});
     await h.request("set_configuration", { config: CONFIG });
     await h.send('{"type":"request","kind":"merge_configuration","uid":"m2","config":{"__proto__":{"prompt":"hidden"}}}');
     expect(h.socket.sent.at(-1)).toMatchObject({ uid: "m2", kind: "error", error: 'unknown field "config.__proto__"' });
@@ -137,7 +149,7 @@ describe("session: interact", () => {
     const h = await ready();
     await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hello", context: { level: 3 } });
     await h.session.idle();
-    expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete", "interaction_complete", "close"]);
+    expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete", "audio_complete", "interaction_complete", "close"]);
     expect(h.history.records).toEqual([{ playerId: 7, turn: { userText: "hello", reply: "Hi there." } }]);
     expect(h.engine.inputs[0]).toMatchObject({ text: "hello", context: { level: 3 }, audioOutput: true, config: { prompt: CONFIG.prompt, audio_format: "mp3", language_code: "en", safety_policy: "children_strict" } });
     h.session.closed();
@@ -161,7 +173,7 @@ describe("session: interact", () => {
     const h = await ready();
     let save = () => {};
     h.history.gate = new Promise<void>((resolve) => (save = resolve));
-    await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hello" });
+    await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hello", audio_output: false });
     await Bun.sleep(20);
     expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete"]);
     save();
@@ -175,7 +187,7 @@ describe("session: interact", () => {
     h.history.failWith = new Error("database is locked");
     await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hello" });
     await h.session.idle();
-    expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete", "interaction_error", "close"]);
+    expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete", "audio_complete", "interaction_error", "close"]);
     expect(h.socket.sent.find((m) => m.event === "interaction_error")).toMatchObject({ code: "history_not_saved" });
     expect(JSON.stringify(h.socket.sent)).not.toContain("database is locked");
     h.session.closed();
@@ -220,7 +232,7 @@ describe("session: revocation and limits", () => {
   it("says why before closing 1009 on a message over the size limit", async () => {
     const h = await ready();
     await h.send({ type: "request", kind: "ping", uid: "x".repeat(2000) });
-    expect(h.socket.sent.at(-1)).toEqual({ type: "error", error: "the message is larger than the limit of 1024 bytes", code: "message_too_large" });
+    expect(h.socket.sent.at(-1)).toEqual({ type: "error", kind: "error", error: "the message is larger than the limit of 1024 bytes", code: "message_too_large" });
     expect(h.socket.closedWith).toEqual({ code: 1009, reason: "message_too_large" });
   });
 

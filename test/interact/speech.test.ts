@@ -101,17 +101,17 @@ describe("speech over the interact socket", () => {
     expect(slow / fast).toBeGreaterThan(1.3);
   }, 30_000);
 
-  it("refuses an unknown voice at set_configuration and accepts a listed one", async () => {
-    const player = await createPlayer(server, team);
-    const probe = await openSession(server.url, player.token);
-    const bad = await probe.request("set_configuration", { config: { prompt: "x", voice_profile: { voice_id: "darth" } } });
-    expect(bad.kind).toBe("error");
-    expect(bad.error).toContain("darth");
+  it("speaks an unknown voice (another provider's) with the default voice, and a listed one with that voice", async () => {
+    // A fresh player each time, so the local model's reply (and so the speech) is the same text.
+    const spoken = async (voice_profile: Msg) => (await talk({ voice_profile }, "hi")).filter((e) => e.event === "audio").map((e) => e.audio as string).join("|");
     const voices = server.engine.voices();
     expect(voices.length).toBeGreaterThan(1);
-    expect((await probe.request("set_configuration", { config: { prompt: "x", voice_profile: { voice_id: voices[1] } } })).kind).toBe("set_configuration");
-    probe.close();
-  });
+    const byDefault = await spoken({});
+    expect(byDefault.length).toBeGreaterThan(0);
+    expect(await spoken({ voice_id: "darth", provider: "elevenlabs", stability: 0.5 })).toBe(byDefault);
+    expect(await spoken({ voice_id: voices[0] })).toBe(byDefault);
+    expect(await spoken({ voice_id: voices[1] })).not.toBe(byDefault);
+  }, 60_000);
 
   it("stops audio at once on interrupt: nothing for that stream after its close", async () => {
     const slow = await startTestServer({ HOOT_LOCAL_TOKENS_PER_SECOND: "0", HOOT_TTS_WORKERS: "1" });
@@ -202,5 +202,38 @@ describe("speech over the interact socket", () => {
   it("sends no audio when audio_output is false", async () => {
     const events = await talk({}, "Hello!", { audio_output: false });
     expect(events.some((e) => e.event === "audio" || e.event === "audio_complete")).toBe(false);
+  });
+});
+
+describe("speech admission over the interact socket", () => {
+  it("tells a turn the speech engine cannot admit up front, before any text, and still ends it with audio_complete", async () => {
+    // One turn may hold speech at a time: the second of two simultaneous turns is refused speech.
+    const busy = await startTestServer({ HOOT_TTS_WORKERS: "1", HOOT_TTS_MAX_TURNS: "1" });
+    try {
+      const busyTeam = await createTeamFixture(busy);
+      const [a, b] = await Promise.all([createPlayer(busy, busyTeam), createPlayer(busy, busyTeam)]);
+      const first = await openSession(busy.url, a.token);
+      const second = await openSession(busy.url, b.token);
+      const long = "Tell me a long story about a dragon and a castle";
+      const running = first.interact(long, { audio_output: true }, 30_000);
+      await Bun.sleep(20);
+      const refused = await second.interact(long, { audio_output: true }, 30_000);
+      const admitted = await running;
+      first.close();
+      second.close();
+      const kinds = refused.events.map((e) => e.event ?? e.kind);
+      expect(kinds).toContain("speech_unavailable");
+      expect(kinds.indexOf("speech_unavailable")).toBeLessThan(kinds.indexOf("text"));
+      expect(refused.events.find((e) => e.event === "speech_unavailable")).toMatchObject({ code: "speech_busy" });
+      expect(kinds).not.toContain("audio");
+      expect(kinds).toContain("audio_complete");
+      expect(kinds).toContain("interaction_complete");
+      expect(refused.events.some((e) => e.kind === "error")).toBe(false);
+      const admittedKinds = admitted.events.map((e) => e.event ?? e.kind);
+      expect(admittedKinds).not.toContain("speech_unavailable");
+      expect(admittedKinds).toContain("audio");
+    } finally {
+      await busy.close();
+    }
   });
 });

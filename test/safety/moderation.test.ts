@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.ts";
 import { GuardModeration, OpenAiModeration, builtinPolicy, createModeration, moderated } from "../../src/engine/safety/checks.ts";
 
 const received: { path: string; body: Record<string, unknown> }[] = [];
-let mode: "ok" | "slow" | "fail" | "garbage" = "ok";
+let mode: "ok" | "slow" | "fail" | "garbage" | "prototype-names" = "ok";
 
 const server = Bun.serve({
   hostname: "127.0.0.1",
@@ -19,6 +19,13 @@ const server = Bun.serve({
     if (mode === "slow") await Bun.sleep(400);
     if (mode === "fail") return new Response("boom", { status: 500 });
     if (mode === "garbage") return new Response("not json", { status: 200 });
+    // Category names an object would find on its prototype (sent as raw JSON, so "__proto__" is a real key).
+    if (mode === "prototype-names") {
+      const flagged = /flag me/.test(String(body.input));
+      return new Response(`{"results":[{"flagged":${flagged},"categories":{"constructor":true,"__proto__":true,"toString":true,"hasOwnProperty":true}}]}`, {
+        headers: { "content-type": "application/json" },
+      });
+    }
     if (path === "/v1/moderations") {
       const input = String(body.input);
       const violent = /tiger attack/i.test(input);
@@ -42,6 +49,19 @@ describe("moderation providers", () => {
     expect((await openai.checkInput("tell me about a tiger attack")).action).toBe("redirect");
     expect((await openai.checkInput("tell me about tigers")).action).toBe("allow");
     expect((await openai.checkOutput("The tiger attack left everyone hurt.")).action).toBe("drop");
+  });
+
+  it("maps only the category names it knows, never names an object finds on its prototype", async () => {
+    mode = "prototype-names";
+    try {
+      const provider = new OpenAiModeration({ baseUrl: base, apiKey: "", model: "omni-moderation-latest" });
+      const signal = new AbortController().signal;
+      // Flagged with no known category: held as "custom"; not flagged: nothing.
+      expect(await provider.moderate("please flag me", "input", signal)).toEqual(["custom"]);
+      expect(await provider.moderate("tell me about tigers", "input", signal)).toEqual([]);
+    } finally {
+      mode = "ok";
+    }
   });
 
   it("reads a guard model's safe/unsafe answer and sends the reply as the assistant turn", async () => {

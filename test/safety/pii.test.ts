@@ -10,6 +10,10 @@ describe("personal information", () => {
     ["my email is lily.rose@gmail.com", "my email is [email]", "email"],
     ["my email is sam at gmail dot com", "my email is [email]", "email"],
     ["I live at 42 Oak Street", "I live at [address]", "address"],
+    ["email me at jаkеyboу99@hotmаil.сo.uk", "email me at [email]", "email"],
+    ["im mia from room 4 at greenfield primary", "im mia from room 4 at [school]", "school"],
+    ["my mums name is karen patel", "my mums name is [name]", "full_name"],
+    ["the w1f1 p455w0rd is bluehouse77", "the w1f1 p455w0rd is [password]", "password"],
     ["my postcode is SW1A 1AA", "my postcode is [postcode]", "postcode"],
     ["my zip code is 90210", "my zip code is [postcode]", "postcode"],
     ["I go to Riverside Primary School", "I go to [school]", "school"],
@@ -31,5 +35,9 @@ describe("personal information", () => {
 
   it("checks model sentences for contact details only", () => {
     expect(redactPii("My name is Ollie Owl, email me at ollie@example.com", true).text).toBe("My name is Ollie Owl, email me at [email]");
+  });
+
+  it.each(["1 2 3 4 5 6 7 8 9 10 i can count to ten", "The score 21 to 14 sounds like a close game.", "i got the high score", "we went to the high school play"])("leaves %p alone", (text) => {
+    expect(redactPii(text).kinds).toEqual([]);
   });
 });

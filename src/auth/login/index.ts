@@ -15,7 +15,7 @@ export function loginRoutes(deps: Deps) {
     "/api/auth/login",
     ({ body, request, server, set }) => {
       set.headers["cache-control"] = "no-store";
-      return login(deps, body, clientAddress(request, server, deps.config.trustProxy));
+      return login(deps, body, clientAddress(request, server, deps.config.trustProxy, deps.logger));
     },
     {
       body: LoginBody,

@@ -1,9 +1,11 @@
 /**
  * Login: exchanges a developer key, a playerCreate service key, a service key plus federated id, or an
  * operator key for an access token. Rules: null and "" mean absent for every field (the SDKs send both);
- * refuse early when the client address or the key is over its failure limit; every credential that does not
- * authenticate answers the same 401 whatever the body's shape, is counted, and is logged by reason without
- * the secret; a developer in several teams must name one.
+ * refuse early when the key (or federated id) is over its failure limit; never refuse a credential that checks
+ * out because of its client address: behind a proxy every client may share one address, so the address's limit
+ * only turns a failing credential's 401 into 429; every credential that does not authenticate answers the same
+ * 401 whatever the body's shape, is counted, and is logged by reason without the secret; a developer in several
+ * teams must name one.
  */
 import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
 import type { Deps } from "../../deps.ts";
@@ -25,24 +27,29 @@ export async function login(deps: LoginDeps, body: LoginBody, client: string): P
   // Player logins are limited per federated id, never per service key: that key is public (it ships in the
   // app), so counting failures against it would let anyone lock every player of the app out.
   const keyBucket = form.federatedId !== undefined ? `fid:${deps.secrets.lookupHash(form.federatedId)}` : `key:${deps.secrets.lookupHash(form.apiKey ?? "")}`;
-  const wait = Math.max(deps.loginLimiter.retryAfter(`ip:${client}`), deps.loginLimiter.retryAfter(keyBucket));
-  if (wait > 0) {
-    deps.metrics.authFailures.inc({ reason: "rate_limited" });
-    deps.logger.warn({ event: "login_rate_limited", client }, "login refused: too many failures");
-    throw new TooManyRequests(wait);
-  }
+  const addressBucket = `ip:${client}`;
+  const keyWait = deps.loginLimiter.retryAfter(keyBucket);
+  if (keyWait > 0) throw rateLimited(deps, client, keyWait);
   try {
     const issued = await issue(deps, form);
     return { access_token: issued.token, expires_in: issued.expiresIn, token_type: "Bearer" };
   } catch (error) {
     if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
-      deps.loginLimiter.recordFailure(`ip:${client}`);
+      const addressWait = deps.loginLimiter.retryAfter(addressBucket);
+      deps.loginLimiter.recordFailure(addressBucket);
       deps.loginLimiter.recordFailure(keyBucket);
+      if (addressWait > 0) throw rateLimited(deps, client, addressWait);
       deps.metrics.authFailures.inc({ reason: error.code });
       deps.logger.warn({ event: "login_failed", code: error.code, client, form: form.federatedId ? "player" : "key" }, "login failed");
     }
     throw error;
   }
+}
+
+function rateLimited(deps: LoginDeps, client: string, wait: number): TooManyRequests {
+  deps.metrics.authFailures.inc({ reason: "rate_limited" });
+  deps.logger.warn({ event: "login_rate_limited", client }, "login refused: too many failures");
+  return new TooManyRequests(wait);
 }
 
 async function issue(deps: LoginDeps, form: LoginForm) {

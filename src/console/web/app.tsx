@@ -155,7 +155,7 @@ function Shell(props: { session: SessionInfo; page: PageId; query: URLSearchPara
       </nav>
       <main id="main">
         {error ? <Notice kind="error">{error}</Notice> : null}
-        {props.page === "profile" ? <ProfilePage key={session.team.pk} session={session} /> : null}
+        {props.page === "profile" ? <ProfilePage key={session.team.pk} session={session} onChange={props.onChange} /> : null}
         {props.page === "keys" ? <KeysPage key={session.team.pk} /> : null}
         {props.page === "players" ? <PlayersPage key={session.team.pk} /> : null}
         {props.page === "safety" ? <SafetyPage key={session.team.pk} /> : null}

@@ -111,7 +111,18 @@ function LoadAndCopy(props: { label: string; load: () => Promise<string>; onLoad
 }
 
 /** A modal confirmation (native <dialog>: focus is kept inside and Escape cancels). */
-export function Confirm(props: { open: boolean; title: string; children: ComponentChildren; confirmLabel: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function Confirm(props: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  /** The title's element id: give each dialog of a page its own. */
+  titleId?: string;
+}) {
+  const titleId = props.titleId ?? "confirm-title";
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -120,8 +131,8 @@ export function Confirm(props: { open: boolean; title: string; children: Compone
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onClose={props.onCancel} onCancel={props.onCancel}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onCancel} onCancel={props.onCancel}>
+      <h2 id={titleId}>{props.title}</h2>
       <div class="dialog-body">{props.children}</div>
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>

@@ -8,12 +8,17 @@
  *
  * Everything system-level is one message at the start because several open chat templates (Mistral, Gemma)
  * reject a system message anywhere else; the preamble opening it keeps it first and unchangeable.
+ *
+ * The whole fits the model's budget (budget.ts): the fixed parts always go in; the context may take what is
+ * left except the history's share (up to half of it when there is history to show), then the history gets
+ * what the context left, up to its own budget.
  */
 import type { ChatMessage } from "../llm/types.ts";
 import type { Context, HistoryMessage, TurnInput } from "../types.ts";
+import { DEFAULT_PROMPT_BUDGET_CHARS, fitContext } from "./budget.ts";
 import { trimHistory } from "./history.ts";
 import { CARRY_ON_INSTRUCTION, CHARACTER_HEADING, CONTEXT_HEADING, GREETING_INSTRUCTION, PRECEDENCE_REMINDER, PREAMBLE } from "./preamble.ts";
-import { contextValueText, fillTemplate } from "./template.ts";
+import { contextValueText, fillTemplate, placeholderUses } from "./template.ts";
 
 export interface AssembledPrompt {
   messages: ChatMessage[];
@@ -21,6 +26,8 @@ export interface AssembledPrompt {
   missingVars: string[];
   /** How many history messages fit the budget. */
   historyKept: number;
+  /** Whether context values were cut (or dropped) to fit the budget. */
+  contextCut: boolean;
 }
 
 export type PromptInput = Pick<TurnInput, "text" | "context" | "history"> & { prompt: string };
@@ -31,21 +38,32 @@ export function isSpeakFirst(text: string): boolean {
 }
 
 /**
- * Builds the messages for one turn.
+ * Builds the messages for one turn, within `budgetChars` characters in all (history within `historyBudgetChars`).
  * @example assemblePrompt({ prompt: "You are Ollie.", text: ".", context: {}, history: [] }, 6000)
  */
-export function assemblePrompt(input: PromptInput, historyBudgetChars: number): AssembledPrompt {
-  const filled = fillTemplate(input.prompt, input.context);
-  const kept = trimHistory(input.history, historyBudgetChars);
+export function assemblePrompt(input: PromptInput, historyBudgetChars: number, budgetChars = DEFAULT_PROMPT_BUDGET_CHARS): AssembledPrompt {
   const speakFirst = isSpeakFirst(input.text);
   const isGreeting = speakFirst && !input.history.some((m) => m.role === "assistant");
   const userContent = !speakFirst ? input.text : isGreeting ? GREETING_INSTRUCTION : CARRY_ON_INSTRUCTION;
 
-  const messages: ChatMessage[] = [{ role: "system", content: systemText(filled.text, input.context) }];
+  const heading = Object.keys(input.context).length > 0 ? CONTEXT_HEADING.length + 3 : 0;
+  const fixed = systemText(fillTemplate(input.prompt, {}).text, {}).length + heading + userContent.length;
+  const room = Math.max(0, budgetChars - fixed);
+  const historyWanted = size(trimHistory(input.history, historyBudgetChars));
+  const context = fitContext(input.context, placeholderUses(input.prompt), room - Math.min(historyWanted, Math.floor(room / 2)));
+  const filled = fillTemplate(input.prompt, context);
+  const system = systemText(filled.text, context);
+  const kept = trimHistory(input.history, Math.min(historyBudgetChars, Math.max(0, budgetChars - system.length - userContent.length)));
+
+  const messages: ChatMessage[] = [{ role: "system", content: system }];
   for (const message of mergeNeighbours([...kept, { role: "user", text: userContent }])) {
     messages.push({ role: message.role, content: message.text });
   }
-  return { messages, missingVars: filled.missing, historyKept: kept.length };
+  return { messages, missingVars: filled.missing, historyKept: kept.length, contextCut: context !== input.context };
+}
+
+function size(messages: readonly HistoryMessage[]): number {
+  return messages.reduce((total, m) => total + m.text.length, 0);
 }
 
 function systemText(prompt: string, context: Context): string {

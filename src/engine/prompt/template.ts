@@ -35,3 +35,13 @@ export function fillTemplate(template: string, context: Context): FilledTemplate
   });
   return { text, missing };
 }
+
+/**
+ * How often each `{{name}}` appears in a template.
+ * @example placeholderUses("{{a}} and {{ a }} and {{b}}") // Map { "a" => 2, "b" => 1 }
+ */
+export function placeholderUses(template: string): Map<string, number> {
+  const uses = new Map<string, number>();
+  for (const match of template.matchAll(PLACEHOLDER)) uses.set(match[1] as string, (uses.get(match[1] as string) ?? 0) + 1);
+  return uses;
+}

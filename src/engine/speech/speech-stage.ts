@@ -9,7 +9,7 @@
  */
 import type { AudioFrame } from "../frames.ts";
 import { untilAborted } from "../pipeline/until-aborted.ts";
-import type { AudioChunk, TtsProvider } from "../tts/types.ts";
+import type { AudioChunk, SpeechTicket, TtsProvider } from "../tts/types.ts";
 import type { AudioFormat, VoiceProfile } from "../types.ts";
 import { speakableText } from "./speakable.ts";
 
@@ -18,6 +18,8 @@ export interface SpeechOptions {
   voice: VoiceProfile;
   format: AudioFormat;
   signal: AbortSignal;
+  /** The turn's admission ticket (tts.admit()): the provider schedules the turn's sentences by need with it. */
+  ticket?: SpeechTicket;
 }
 
 interface Job {
@@ -44,7 +46,7 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
     // Due a little before the estimate runs out: estimates of speaking time are rough.
     const due = start + queuedSeconds * 1000 * 0.8;
     queuedSeconds += estimateSeconds(speakable, options.voice.speed ?? 1);
-    return { text: next.value, chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due }) };
+    return { text: next.value, chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due, ticket: options.ticket }) };
   };
   let upcoming = pull();
   try {

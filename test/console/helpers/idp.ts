@@ -5,7 +5,7 @@
  * login, as a first-party provider would. `signInAtIdp` walks the same form with fetch, for tests without a browser.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider from "oidc-provider";
 
@@ -127,6 +127,27 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("data", (chunk: string) => (text += chunk));
     req.on("end", () => resolve(text));
     req.on("error", reject);
+  });
+}
+
+/**
+ * Settings for a hoot server that signs in with `idp`. Single sign-on requires HOOT_PUBLIC_URL, so the port is
+ * chosen here (a free loopback port, just before the server binds it) instead of port 0.
+ */
+export async function ssoServerEnv(idp: Pick<TestIdp, "env">): Promise<Record<string, string>> {
+  const port = await freePort();
+  return { ...idp.env, HOOT_PORT: String(port), HOOT_PUBLIC_URL: `http://127.0.0.1:${port}` };
+}
+
+/** A loopback port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createTcpServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { sleep } from "../../../src/engine/pipeline/abort.ts";
 import { Channel } from "../../../src/engine/pipeline/channel.ts";
-import { TtsError, type AudioChunk, type SpeechRequest, type TtsProvider } from "../../../src/engine/tts/types.ts";
+import { TtsError, type AudioChunk, type SpeechRequest, type SpeechTicket, type TtsProvider } from "../../../src/engine/tts/types.ts";
 
 export interface FakeTtsOptions {
   delayMs?: number;
@@ -17,6 +17,8 @@ export interface FakeTtsOptions {
   sampleRate?: number;
   /** Keep working (and keep the stream open) even when the signal aborts. */
   ignoreAbort?: boolean;
+  /** Give the provider admission control: how many turns may hold a ticket at once. */
+  admitTurns?: number;
 }
 
 export interface SynthesisRecord {
@@ -32,8 +34,27 @@ export class FakeTts implements TtsProvider {
   active = 0;
   maxActive = 0;
   closed = 0;
+  /** Tickets out now, and every ticket seen in a request. */
+  ticketsOut = 0;
+  readonly ticketsSeen = new Set<SpeechTicket>();
+  readonly admit?: () => SpeechTicket | null;
 
-  constructor(public options: FakeTtsOptions = {}) {}
+  constructor(public options: FakeTtsOptions = {}) {
+    const limit = options.admitTurns;
+    if (limit !== undefined) {
+      this.admit = () => {
+        if (this.ticketsOut >= limit) return null;
+        this.ticketsOut++;
+        let released = false;
+        return {
+          release: () => {
+            if (!released) this.ticketsOut--;
+            released = true;
+          },
+        };
+      };
+    }
+  }
 
   voices(): string[] {
     return ["fake-kid", "fake-owl"];
@@ -42,6 +63,7 @@ export class FakeTts implements TtsProvider {
   synthesize(request: SpeechRequest): AsyncIterable<AudioChunk> {
     const o = this.options;
     const record: SynthesisRecord = { text: request.text, startedAt: performance.now(), endedAt: null, aborted: false };
+    if (request.ticket) this.ticketsSeen.add(request.ticket);
     this.records.push(record);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);

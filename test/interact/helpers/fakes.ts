@@ -40,7 +40,8 @@ export class FakeEngine implements Pick<Engine, "runTurn" | "voices"> {
     for (const frame of this.frames) {
       if (this.delayMs) await sleep(this.delayMs, input.signal);
       if (input.signal.aborted) return;
-      yield frame;
+      // As the real engine: the complete frame says whether audio was asked for.
+      yield frame.type === "complete" ? { ...frame, audio: input.audioOutput } : frame;
     }
   }
 }
@@ -61,7 +62,15 @@ export class FakeHistory implements History {
   }
 }
 
-export const LIMITS: SessionLimits = { authTimeoutMs: 10_000, maxMessageBytes: 1024, messagesPerMinute: 1000, maxInteractChars: 100, clockToleranceSeconds: 0 };
+export const LIMITS: SessionLimits = {
+  authTimeoutMs: 10_000,
+  maxMessageBytes: 1024,
+  messagesPerMinute: 1000,
+  maxInteractChars: 100,
+  clockToleranceSeconds: 0,
+  closeAtTokenExpiry: false,
+  maxSessionMs: 12 * 3600 * 1000,
+};
 
 export interface Harness {
   session: InteractSession;
@@ -87,6 +96,7 @@ export function harness(options: { tokens?: Record<string, PlayerIdentity>; limi
     history,
     logger: silentLogger,
     limits: { ...LIMITS, ...options.limits },
+    models: new Map([["local", "the local stand-in"]]),
     authenticate: async (token) => tokens.get(token) ?? null,
     admit: (_session, playerId) => {
       if (options.admit === false) return false;

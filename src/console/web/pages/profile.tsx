@@ -1,6 +1,9 @@
-/** Profile: who you are, your teams, your developer API key (reveal, copy, rotate) and team invitations. */
+/**
+ * Profile: who you are, your teams (leave one), invitations waiting for you (accept, decline), your developer
+ * API key (reveal, copy, rotate) and your team's invitations of others.
+ */
 import { useEffect, useState } from "preact/hooks";
-import { api, messageOf, type SessionInfo } from "../api.ts";
+import { api, messageOf, setCsrf, type SessionInfo, type TeamRef } from "../api.ts";
 import { Confirm, CopyButton, Notice, Page, Secret } from "../components.tsx";
 
 interface Invitation {
@@ -9,7 +12,13 @@ interface Invitation {
   created_at: string;
 }
 
-export function ProfilePage(props: { session: SessionInfo }) {
+interface MyInvitation {
+  pk: number;
+  team: TeamRef;
+  created_at: string;
+}
+
+export function ProfilePage(props: { session: SessionInfo; onChange: (s: SessionInfo) => void }) {
   const { session } = props;
   const [confirming, setConfirming] = useState(false);
   const [newKey, setNewKey] = useState<string | null>(null);
@@ -35,16 +44,11 @@ export function ProfilePage(props: { session: SessionInfo }) {
         <dd>{session.user.email}</dd>
         <dt>Teams</dt>
         <dd>
-          <ul class="inline">
-            {session.teams.map((t) => (
-              <li>
-                {t.name}
-                {t.pk === session.team.pk ? " (current)" : ""}
-              </li>
-            ))}
-          </ul>
+          <Teams session={session} onChange={props.onChange} onError={setError} />
         </dd>
       </dl>
+
+      <MyInvitations onChange={props.onChange} />
 
       <h2>Developer API key</h2>
       <p>
@@ -79,6 +83,111 @@ export function ProfilePage(props: { session: SessionInfo }) {
   );
 }
 
+/** The developer's teams, each with "Leave" (not the last one). */
+function Teams(props: { session: SessionInfo; onChange: (s: SessionInfo) => void; onError: (message: string) => void }) {
+  const { session } = props;
+  const [leaving, setLeaving] = useState<TeamRef | null>(null);
+  const leave = async (team: TeamRef) => {
+    setLeaving(null);
+    try {
+      const s = await api<SessionInfo>("POST", `/teams/${team.pk}/leave`);
+      setCsrf(s.csrf_token);
+      props.onChange(s);
+    } catch (e) {
+      props.onError(messageOf(e));
+    }
+  };
+  return (
+    <>
+      <ul class="inline" id="my-teams">
+        {session.teams.map((t) => (
+          <li>
+            {t.name}
+            {t.pk === session.team.pk ? " (current)" : ""}{" "}
+            {session.teams.length > 1 ? (
+              <button type="button" class="secondary" aria-label={`Leave team ${t.name}`} onClick={() => setLeaving(t)}>
+                Leave
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Confirm
+        open={leaving !== null}
+        title={`Leave team ${leaving?.name ?? ""}?`}
+        confirmLabel="Leave team"
+        titleId="leave-team-title"
+        danger
+        onConfirm={() => leaving && leave(leaving)}
+        onCancel={() => setLeaving(null)}
+      >
+        <p>Your key and tokens stop working for this team at once. To come back, someone in the team must invite you again.</p>
+      </Confirm>
+    </>
+  );
+}
+
+/** Invitations of the signed-in developer's e-mail: joining a team takes pressing "Accept". */
+function MyInvitations(props: { onChange: (s: SessionInfo) => void }) {
+  const [items, setItems] = useState<MyInvitation[] | null>(null);
+  const [error, setError] = useState("");
+  const load = () => api<{ invitations: MyInvitation[] }>("GET", "/my-invitations").then((r) => setItems(r.invitations), (e) => setError(messageOf(e)));
+  useEffect(() => void load(), []);
+
+  const answer = async (invitation: MyInvitation, accept: boolean) => {
+    setError("");
+    try {
+      if (accept) {
+        const s = await api<SessionInfo>("POST", `/my-invitations/${invitation.pk}/accept`);
+        setCsrf(s.csrf_token);
+        props.onChange(s);
+      } else {
+        await api("POST", `/my-invitations/${invitation.pk}/decline`);
+      }
+      await load();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+
+  if (!items || items.length === 0) return error ? <Notice kind="error">{error}</Notice> : null;
+  return (
+    <>
+      <h2>Invitations for you</h2>
+      <p>A team invited your e-mail. You join it only if you accept; your key then works for that team too.</p>
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <table id="my-invitations">
+        <caption>Teams that invited you</caption>
+        <thead>
+          <tr>
+            <th scope="col">Team</th>
+            <th scope="col">Invited</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr>
+              <td>{i.team.name}</td>
+              <td>{new Date(i.created_at).toLocaleString()}</td>
+              <td>
+                <button type="button" aria-label={`Accept the invitation to ${i.team.name}`} onClick={() => answer(i, true)}>
+                  Accept
+                </button>{" "}
+                <button type="button" class="secondary" aria-label={`Decline the invitation to ${i.team.name}`} onClick={() => answer(i, false)}>
+                  Decline
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function Invitations(props: { team: string; singleSignOn: boolean }) {
   const [items, setItems] = useState<Invitation[] | null>(null);
   const [email, setEmail] = useState("");
@@ -93,7 +202,7 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
     setError("");
     try {
       await api("POST", "/invitations", { email: email.trim() });
-      setNews(`${email.trim()} may now sign in with single sign-on and will join ${props.team}.`);
+      setNews(`${email.trim()} is invited to ${props.team}: someone new joins by signing in with single sign-on; someone who already has an account accepts in their console.`);
       setEmail("");
       await load();
     } catch (e) {
@@ -113,8 +222,9 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
     <>
       <h2>Invite to team {props.team}</h2>
       <p>
-        Whoever signs in through single sign-on with a verified invited e-mail joins this team. hoot sends no e-mail: tell them to open this
-        console and sign in.
+        Someone new joins this team by signing in through single sign-on with the invited, verified e-mail. Someone who already has an
+        account here sees the invitation on their Profile page and joins only if they accept it. hoot sends no e-mail: tell them to open
+        this console and sign in.
       </p>
       {props.singleSignOn ? null : (
         <Notice kind="info">

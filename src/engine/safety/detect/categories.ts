@@ -4,7 +4,10 @@
  * A rule reads the canonical view of a text (see normalize.ts): lowercase words separated by single spaces,
  * with a space at both ends. Rules are written in a small dialect compiled by `pattern()`:
  *   - a space between words also matches no space ("kill myself" matches "killmyself");
- *   - " ~ " stands for up to three other words ("kill ~ myself" matches "kill my stupid self"), " ~~ " for up to six.
+ *   - " ~ " stands for up to three other words ("kill ~ myself" matches "kill my stupid self"), " ~~ " for up to six,
+ *     " ~~~ " for up to twelve (a whole short message: "a man on youtube ... message him on telegram");
+ *   - a run of any words must end each word with \\b ("(?:[a-z]+\\b )"): spaces become optional, and without the
+ *     \\b one word could be split many ways (slow backtracking).
  */
 import { addVocabulary } from "./normalize.ts";
 
@@ -79,6 +82,7 @@ export interface Finding {
 
 const GAP = "(?:[a-z0-9]+ ){0,3}";
 const LONG_GAP = "(?:[a-z0-9]+ ){0,6}";
+const LONGEST_GAP = "(?:[a-z0-9]+ ){0,12}";
 
 /**
  * Compiles the rule dialect into a RegExp on the canonical view and teaches the normaliser its words.
@@ -87,6 +91,9 @@ const LONG_GAP = "(?:[a-z0-9]+ ){0,6}";
 export function pattern(source: string): RegExp {
   addVocabulary(source.match(/[a-z]{2,}/g) ?? []);
   const body = source
+    .split(" ~~~ ")
+    .map((longest) =>
+      longest
     .split(" ~~ ")
     .map((long) =>
       long
@@ -94,7 +101,9 @@ export function pattern(source: string): RegExp {
         .map((part) => part.replace(/ /g, " ?"))
         .join(` ${GAP}`),
     )
-    .join(` ${LONG_GAP}`);
+    .join(` ${LONG_GAP}`),
+    )
+    .join(` ${LONGEST_GAP}`);
   return new RegExp(`\\b(?:${body})\\b`);
 }
 

@@ -6,14 +6,18 @@
  * - a text is normalised once; rules, obscenity's matcher and decoded hidden text all read those views;
  * - a team's allowed terms are masked out before the rules run, except for self-harm and abuse, which no
  *   policy can switch off; a team's blocked terms are matched on the canonical view as `custom`;
- * - only the most serious finding per category is kept, in CATEGORIES order.
+ * - only the most serious finding per category is kept, in CATEGORIES order;
+ * - when no rule fires, the learned classifier (model/) may add one finding, only above its trained threshold.
  */
 import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding, type Rule, type Tier } from "./categories.ts";
 import { decodeHidden } from "./encoded.ts";
+import { classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
+import { RuleIndex } from "./prefilter.ts";
 import { DRUG_RULES } from "./rules/drugs.ts";
 import { HATE_RULES } from "./rules/hate.ts";
 import { JAILBREAK_RULES } from "./rules/jailbreak.ts";
+import { OUTPUT_TOPIC_RULES } from "./rules/output-topics.ts";
 import { PROFANITY_RULES, obscenityFindings } from "./rules/profanity.ts";
 import { SELF_HARM_RULES } from "./rules/self-harm.ts";
 import { SEXUAL_RULES } from "./rules/sexual.ts";
@@ -21,12 +25,19 @@ import { STRANGER_RULES } from "./rules/stranger.ts";
 import { VIOLENCE_RULES } from "./rules/violence.ts";
 
 /** Every built-in rule. */
-export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES];
+export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES, ...OUTPUT_TOPIC_RULES];
 
 const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
   input: RULES.filter((r) => r.on !== "output"),
   output: RULES.filter((r) => r.on !== "input"),
 };
+
+/** Which rules can possibly match a text, found in one pass (prefilter.ts); built on first use. */
+const INDEX: Partial<Record<Direction, RuleIndex>> = {};
+const index = (direction: Direction): RuleIndex => (INDEX[direction] ??= new RuleIndex(BY_DIRECTION[direction].map((r) => r.test)));
+
+/** Set to false to run every rule on every text (the tests compare both ways). */
+export const prefilter = { enabled: true };
 
 /** Team terms compiled once per policy. */
 export interface TermMatchers {
@@ -54,8 +65,14 @@ export function compileTerms(blocked: readonly string[], allowed: readonly strin
 
 const RANK: Record<Tier, number> = { mild: 0, clear: 1, severe: 2 };
 
-function runRules(rules: readonly Rule[], canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
-  for (const rule of rules) {
+function runRules(direction: Direction, canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
+  const rules = BY_DIRECTION[direction];
+  const idx = index(direction);
+  // Clean-view rules read another text than the one scanned, so they are never skipped (they have no anchors).
+  const candidates = prefilter.enabled ? idx.candidates(canon) : null;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i] as Rule;
+    if (candidates && !candidates.has(i) && rule.view !== "clean" && !idx.always.has(i)) continue;
     const target = rule.view === "clean" ? clean : FIXED_CATEGORIES.has(rule.category) ? canon : masked;
     if (!rule.test.test(target)) continue;
     if (rule.unless && rule.unless.test(target)) continue;
@@ -74,10 +91,23 @@ function keep(out: Map<Category, Finding>, finding: Finding): void {
  * @example detect("I wanna k1ll mysellf", "input") // [{ category: "self_harm", rule: "self_harm.lethal-self", tier: "severe" }]
  */
 export function detect(text: string, direction: Direction, terms: TermMatchers = NO_TERMS, depth = 0): Finding[] {
+  return run(text, direction, terms, depth, true);
+}
+
+/**
+ * The rules alone, without the learned classifier: what the trainer scores the model against and what the bench
+ * reports as the rules' share.
+ * @example detectRulesOnly("how do I make a bomb", "input")[0]?.category // "weapons"
+ */
+export function detectRulesOnly(text: string, direction: Direction, terms: TermMatchers = NO_TERMS): Finding[] {
+  return run(text, direction, terms, 0, false);
+}
+
+function run(text: string, direction: Direction, terms: TermMatchers, depth: number, useModel: boolean): Finding[] {
   const v = views(text);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
-  runRules(BY_DIRECTION[direction], v.canon, v.clean, masked, out);
+  runRules(direction, v.canon, v.clean, masked, out);
   const maskedClean = terms.allowed ? masked : v.clean;
   for (const f of obscenityFindings(maskedClean)) keep(out, f);
   if (v.canon !== maskedClean) for (const f of obscenityFindings(masked)) keep(out, f);
@@ -85,10 +115,15 @@ export function detect(text: string, direction: Direction, terms: TermMatchers =
     terms.blocked.lastIndex = 0;
     if (terms.blocked.test(v.canon)) keep(out, { category: "custom", rule: "custom.blocked-term", tier: "clear" });
   }
+  // The learned classifier speaks only when no rule did: it widens recall without changing what the rules decide.
+  if (useModel && out.size === 0) {
+    const guess = classify(masked, direction);
+    if (guess) keep(out, { category: guess.category, rule: `model.${guess.category}`, tier: "clear" });
+  }
   if (depth === 0) {
     for (const hidden of decodeHidden(visible(text))) {
       if (direction === "input") keep(out, { category: "jailbreak", rule: "jailbreak.encoded-text", tier: "clear" });
-      for (const f of detect(hidden, direction, terms, depth + 1)) keep(out, f);
+      for (const f of run(hidden, direction, terms, depth + 1, useModel)) keep(out, f);
     }
   }
   return CATEGORIES.flatMap((c) => {

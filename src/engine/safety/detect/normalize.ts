@@ -35,7 +35,7 @@ const EXTRA_LOOKALIKES: Record<string, string> = {
 const EMOJI_WORDS: Record<string, string> = {
   "🔪": " knife ", "🗡": " knife ", "🔫": " gun ", "💣": " bomb ", "🧨": " bomb ", "🚬": " cigarette ", "🍺": " beer ",
   "🍻": " beer ", "🍷": " wine ", "🥃": " whiskey ", "🍸": " cocktail ", "💉": " syringe ", "💊": " pill ", "🍆": " eggplant ",
-  "🖕": " fuck ", "🍑": " peach ", "💦": " splash ", "🌿": " herb ", "🍁": " leaf ",
+  "🖕": " fuck ", "🍑": " peach ", "💦": " splash ", "🌿": " herb ", "🍁": " leaf ", "卐": " swastika ", "卍": " swastika ",
 };
 
 const charCache = new Map<string, string>();
@@ -66,6 +66,25 @@ function foldChar(ch: string): string {
  */
 export function visible(text: string): string {
   return text.normalize("NFKC").replace(INVISIBLE, "");
+}
+
+/**
+ * Maps each look-alike letter to its one ASCII letter and leaves everything else as it is, so the result has the
+ * same length as the input and a span found in it is a span of the input (PII finders on "emаil@gmаil.cоm").
+ * @example foldSameLength("jаkе@mаil.com") // "jake@mail.com"
+ */
+export function foldSameLength(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0) as number;
+    if (code < 128 || ch.length !== 1) {
+      out += ch;
+      continue;
+    }
+    const folded = foldChar(ch);
+    out += folded.length === 1 && /[a-z0-9]/i.test(folded) ? (ch === ch.toLowerCase() ? folded : folded.toUpperCase()) : ch;
+  }
+  return out;
 }
 
 /**
@@ -100,6 +119,7 @@ const CHAT: Record<string, string> = {
   h8: "hate", h8ed: "hated", h8s: "hates", gr8: "great", l8r: "later", m8: "mate", sum1: "someone", mum: "mom", mommy: "mom", mummy: "mom", mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
   pix: "pictures", picz: "pictures", ok: "okay", k: "okay", wat: "what", wut: "what", wen: "when", wher: "where", hw: "how", tht: "that",
   nd: "and", abt: "about", bout: "about", rn: "right now", irl: "in real life", dm: "message", dms: "messages", msg: "message", txt: "text",
+  kil: "kill", kll: "kill", mak: "make", bom: "bomb", rulez: "rules", w: "with", addy: "address", addie: "address", "3d": "3d",
   selfharm: "self harm", myself: "myself", stepdad: "step dad", stepmom: "step mom", stepfather: "step dad", stepmother: "step mom",
   grandad: "grandpa", granddad: "grandpa", gramps: "grandpa", nana: "grandma", granny: "grandma", gran: "grandma",
 };
@@ -209,6 +229,8 @@ function canonicalWord(token: string): string {
     // Unknown emphatic spelling ("soooo"): runs of three or more become two.
     token = token.replace(/(.)\1{2,}/g, "$1$1");
   }
+  // "hurtz", "rulez", "sayz": a final z written for s.
+  if (token.length > 3 && token.endsWith("z") && vocabulary.has(`${token.slice(0, -1)}s`)) return `${token.slice(0, -1)}s`;
   return unmisspell(token);
 }
 

@@ -11,7 +11,7 @@
  *   Elementary"); a first name alone is not personal information here;
  * - model sentences are checked for contact details only (a character naming itself is not a leak).
  */
-import { visible } from "./normalize.ts";
+import { foldSameLength, visible } from "./normalize.ts";
 
 export type PiiKind = "phone" | "email" | "address" | "postcode" | "school" | "full_name" | "birthday" | "password" | "card" | "handle";
 
@@ -35,7 +35,7 @@ export interface PiiSpan {
   end: number;
 }
 
-const NUM_WORD = "(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|double|triple)";
+const NUM_WORD = "(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|double|triple|hundred|thousand)";
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const ORD = "(?:\\d{1,2}(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|thirtieth|thirty[- ]?first)";
 const STREET = "(?:street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|court|ct|way|close|crescent|cres|boulevard|blvd|place|pl|terrace|ter|circle|cir|highway|hwy|parkway|pkwy|square|sq|grove|gardens|gdns|row|mews|trail|trl|walk|path|loop|run|hill|park|rise|view|green|alley)";
@@ -44,6 +44,12 @@ const SCHOOL_TYPE = "(?:primary|elementary|middle|high|junior high|junior|second
 const NOT_NAME = new Set(
   "a an the and or but so i im i'm me my you your he she it we they is are was were be am not no yes too very really so just also from in on at to of for with my our his her their this that these those what whats who how why when where which nice cool lol haha hehe hi hello hey ok okay please thanks thank btw anyway like love and years yrs year old age grade class big new next same different summer sunday real public private another local little kid boy girl friend".split(" "),
 );
+
+/** Street types that are also everyday words ("a close game", "the right way"). */
+const AMBIGUOUS_STREET = new Set("close way run walk view green park hill path row rise loop trail place pl court ct square sq grove gardens circle drive dr st".split(" "));
+
+/** Words before "primary"/"high" that describe a school rather than name it. */
+const SCHOOL_FILLER = new Set("old new big small local nearby next my our your their his her the a an at in to go goes going went junior senior middle high primary secondary elementary infant public private catholic christian community village town city school academy year grade class room first second third last best favourite favorite".split(" "));
 
 const RE = {
   email: /[a-z0-9][a-z0-9._%+-]*\s?(?:@|\(at\)|\[at\]|\s(?:at)\s)\s?[a-z0-9-]+(?:\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?[a-z0-9-]+)*\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?(?:com|net|org|edu|gov|co|uk|us|ca|au|de|fr|io|me|info|biz|nz|ie|in|es|it|nl)\b/gi,
@@ -57,15 +63,17 @@ const RE = {
   zipSaid: /\b(?:zip code|zipcode|zip|post code|postcode|postal code)\s*(?:is|:|=|number is)?\s*(\d{5}(?:-\d{4})?|[a-z0-9]{2,4}\s?[a-z0-9]{3})\b/gi,
   zipState: /\b(?:al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy)\s+(\d{5}(?:-\d{4})?)\b/g,
   schoolSaid: new RegExp(`\\b(?:i go to|i goes to|i attend|i am at|i'm at|im at|i am in|i'm in|im in|i'm a student at|i am a student at|i study at|i learn at|my school is|my school's name is|my schools name is|my school is called|the name of my school is|our school is|i go 2)\\s+((?:[a-z][a-z'.-]*\\s+){1,4}(?:${SCHOOL_TYPE}))\\b`, "gi"),
+  /** A named school anywhere ("room 4 at Greenfield Primary", "King Street Junior School"). */
+  schoolNamed: /\b(?:at|to|from|attend|attends|called|named)\s+((?:[a-z][a-z'.-]*\s+){1,3}(?:(?:primary|elementary|infants?|academy)(?:\s+school)?|(?:junior|middle|secondary|grammar|prep|high|community|catholic)\s+(?:school|academy)))\b/gi,
   schoolCalled: /\b(?:my school|our school|the school i go to)(?:'s| is)?\s+(?:is\s+)?(?:called|named)\s+([^.!?,\n]{2,50})/gi,
-  nameSaid: /\bmy (?:full |real |whole |first and last |complete )?name(?:'s| is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?/gi,
+  nameSaid: /\bmy (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?/gi,
   surnameSaid: /\bmy (?:last|family|sur|second) ?name(?:'s| is)\s+([a-z][a-z'-]+)/gi,
   nameCaps: /\b(?:I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+([A-Z][a-z'-]+)\s+([A-Z][a-z'-]{1,})\b/g,
   birthday: new RegExp(
     `\\b(?:my (?:birthday|bday|b-day|birth day|date of birth|dob)(?:'s| is)?|i was born(?: on| in)?|born on|dob|d\\.o\\.b\\.?)\\s*:?\\s*(?:on\\s+)?(?:the\\s+)?((?:${ORD}\\s+(?:of\\s+)?${MONTH}|${MONTH}\\s+(?:the\\s+)?${ORD})(?:,?\\s+(?:19|20)\\d\\d)?|\\d{1,2}[/.-]\\d{1,2}(?:[/.-]\\d{2,4})?|(?:19|20)\\d\\d[/.-]\\d{1,2}[/.-]\\d{1,2})`,
     "gi",
   ),
-  password: /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |roblox |minecraft |fortnite |account |email )*(?:p[a4@]s{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on)\s+(?:my|the|our)\s+\w+)?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
+  password: /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |w1f1 |roblox |minecraft |fortnite |account |email |apple id |bank |card )*(?:p[a4@][s5$]{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on|of)\s+(?:(?:my|the|our|mum's|mom's|dad's|mums|moms|dads)(?:\s+\w+){1,2}|everything|all my \w+))?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
   handleAt: /(?<![\w.@])@[a-z0-9_.]{3,30}\b/gi,
   handleSaid: /\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)\b(?:\s+(?:name|username|user name|user|id|handle|tag|account|is called))?\s*(?:is|=|:|-|it's|its|as)?\s*(@?[a-z0-9_.]{3,30})\b/gi,
 };
@@ -130,13 +138,23 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
       const raw = m[0].trim();
       const count = raw.match(DIGITS)?.length ?? 0;
       if (count < 7 || count > 15 || DATE_LIKE.test(raw)) return false;
+      // "1 2 3 4 5 6 7 8 9 10": a child counting, not a number.
+      const groups = raw.split(/[\s().\-\u2010-\u2015]+/).filter((g) => g !== "");
+      if (groups.length >= 5 && groups.every((g, i) => i === 0 || Number(g) === Number(groups[i - 1]) + 1)) return false;
       const grouped = /\d[\s().\-\u2010-\u2015]+\d/.test(raw) || raw.startsWith("+");
       const before = text.slice(Math.max(0, m.index - 40), m.index + raw.length + 20);
       return count >= 10 || (grouped && count >= 7 && !/^\d{1,3}([,.]\d{3})+$/.test(raw)) || PHONE_CONTEXT.test(before);
     }),
   );
   found.push(...spans(RE.phoneWords, text, "phone", 0, (m) => m[0].split(/[\s,.-]+/).length >= 10 || PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index))));
-  found.push(...spans(RE.address, text, "address"));
+  found.push(
+    ...spans(RE.address, text, "address", 0, (m) => {
+      // "14 sounds like a close game", "3 ways to win": everyday street words need a capital or "I live at".
+      const last = /(\w+)\.?(?:,?\s+(?:apt|apartment|flat|unit|#)\s*\w+)?$/i.exec(m[0])?.[1]?.toLowerCase() ?? "";
+      if (!AMBIGUOUS_STREET.has(last)) return true;
+      return /[A-Z]/.test(m[0].replace(/^\d+[a-z]?,?\s+/i, "").charAt(0)) || /\b(?:live|living|address|house|home|flat|apartment|moved to|stay)\b/i.test(text.slice(Math.max(0, m.index - 30), m.index));
+    }),
+  );
   found.push(...spans(RE.addressSaid, text, "address", 1, (m) => /\d|street|road|avenue|lane|drive|st\b|rd\b|ave\b|close|court|way/i.test(m[1] as string)));
   found.push(...spans(RE.ukPostcode, text, "postcode", 0, (m) => /\d/.test(m[0]) && /[a-z]/i.test(m[0]) && m[0].length >= 5));
   found.push(...spans(RE.caPostcode, text, "postcode"));
@@ -148,6 +166,7 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
     found.push(...spans(RE.handleSaid, text, "handle", 1, (m) => notNameWords((m[1] as string).replace(/^@/, "")) && /[0-9_.@]|^[a-z]{3,}$/i.test(m[1] as string)));
     found.push(...spans(RE.schoolSaid, text, "school", 1, (m) => notNameWords((m[1] as string).trim().split(/\s+/)[0])));
     found.push(...spans(RE.schoolCalled, text, "school", 1));
+    found.push(...namedSchools(text));
     found.push(
       ...spans(RE.nameSaid, text, "full_name", 0, (m) => notNameWords(m[1], m[2])).map((s) => {
         const third = /\s+([a-z][a-z'-]+)$/i.exec(text.slice(s.start, s.end));
@@ -162,9 +181,30 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
   return merge(found);
 }
 
+/**
+ * Named schools anywhere in the text: leading everyday words ("at", "go to", "my old") are dropped from the span,
+ * and a name needs at least one word that is not an everyday one ("the high school" is not a name).
+ */
+function namedSchools(text: string): PiiSpan[] {
+  const out: PiiSpan[] = [];
+  RE.schoolNamed.lastIndex = 0;
+  for (let m = RE.schoolNamed.exec(text); m; m = RE.schoolNamed.exec(text)) {
+    const lead = m[0].length - (m[1] as string).length;
+    const words = [...(m[1] as string).matchAll(/\S+/g)].map((w) => Object.assign(w, { index: (w.index ?? 0) + lead }));
+    let first = 0;
+    while (first < words.length - 1 && (NOT_NAME.has((words[first]?.[0] ?? "").toLowerCase()) || SCHOOL_FILLER.has((words[first]?.[0] ?? "").toLowerCase()))) first++;
+    const rest = words.slice(first);
+    const typeAt = rest.findIndex((w) => /^(?:primary|elementary|junior|middle|secondary|grammar|infants?|prep|high|academy)$/i.test(w[0]));
+    if (typeAt < 1) continue;
+    const start = m.index + (rest[0]?.index ?? 0);
+    out.push({ kind: "school", start, end: m.index + m[0].length });
+  }
+  return out;
+}
+
 /** A full-name span covers the name only, not "my name is". */
 function trimName(text: string, span: PiiSpan): PiiSpan {
-  const m = /^(?:my (?:full |real |whole |first and last |complete )?name(?:'s| is)|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+/i.exec(text.slice(span.start, span.end));
+  const m = /^(?:my (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+/i.exec(text.slice(span.start, span.end));
   return m ? { ...span, start: span.start + m[0].length } : span;
 }
 
@@ -192,7 +232,7 @@ export interface Redaction {
  */
 export function redactPii(text: string, contactOnly = false): Redaction {
   const v = visible(text);
-  const found = findPii(v, contactOnly);
+  const found = findPii(foldSameLength(v), contactOnly);
   if (found.length === 0) return { text: v, kinds: [] };
   let out = "";
   let at = 0;

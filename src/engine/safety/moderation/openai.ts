@@ -7,21 +7,22 @@
 import type { Category, Direction } from "../detect/categories.ts";
 import { ModerationError, type ModerationProvider, type ModerationSettings } from "./types.ts";
 
-const MAP: Record<string, Category> = {
-  sexual: "sexual",
-  "sexual/minors": "sexual",
-  harassment: "bullying",
-  "harassment/threatening": "bullying",
-  hate: "hate",
-  "hate/threatening": "hate",
-  illicit: "drugs",
-  "illicit/violent": "weapons",
-  "self-harm": "self_harm",
-  "self-harm/intent": "self_harm",
-  "self-harm/instructions": "self_harm",
-  violence: "violence",
-  "violence/graphic": "violence",
-};
+// A Map, not an object: category names come from the provider, and an object would find "constructor" or "__proto__".
+const MAP = new Map<string, Category>([
+  ["sexual", "sexual"],
+  ["sexual/minors", "sexual"],
+  ["harassment", "bullying"],
+  ["harassment/threatening", "bullying"],
+  ["hate", "hate"],
+  ["hate/threatening", "hate"],
+  ["illicit", "drugs"],
+  ["illicit/violent", "weapons"],
+  ["self-harm", "self_harm"],
+  ["self-harm/intent", "self_harm"],
+  ["self-harm/instructions", "self_harm"],
+  ["violence", "violence"],
+  ["violence/graphic", "violence"],
+]);
 
 interface ModerationResponse {
   results?: { flagged?: boolean; categories?: Record<string, boolean | null> }[];
@@ -43,7 +44,10 @@ export class OpenAiModeration implements ModerationProvider {
     const result = body?.results?.[0];
     if (!result || typeof result !== "object") throw new ModerationError("moderation endpoint answered without results");
     const found = new Set<Category>();
-    for (const [name, on] of Object.entries(result.categories ?? {})) if (on === true && MAP[name]) found.add(MAP[name] as Category);
+    for (const [name, on] of Object.entries(result.categories ?? {})) {
+      const category = MAP.get(name);
+      if (on === true && category) found.add(category);
+    }
     if (result.flagged === true && found.size === 0) found.add("custom");
     return [...found];
   }

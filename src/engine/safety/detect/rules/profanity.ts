@@ -6,7 +6,7 @@
  * count under the strict policy for young children, not under the teen one.
  */
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from "obscenity";
-import { rule, type Category, type Finding, type Rule } from "../categories.ts";
+import { cleanRule, rule, type Category, type Finding, type Rule } from "../categories.ts";
 
 const SEXUAL_WORDS = new Set([
   "anal", "anus", "bestiality", "blowjob", "boob", "buttplug", "cock", "cum", "deepthroat", "dildo", "doggystyle", "double penetration",
@@ -19,7 +19,7 @@ const built = englishDataset.build();
 const matcher = new RegExpMatcher({ ...built, ...englishRecommendedTransformers });
 
 /** Words obscenity flags that are innocent in children's talk, checked on the words around the match. */
-const INNOCENT_CONTEXT = /\b(?:tit for tat|dick whittington|moby dick|blue tit|great tit|coal tit|tits? (?:bird|birds)|shih tzu|cum laude|sex of the|(?:what|which) sex (?:is|are))\b/;
+const INNOCENT_CONTEXT = /\b(?:cock (?:crowed|crows|crowing|a doodle)|cock a doodle|shiitake|shitake|shitzu|shih tzu|cockpits?|cockatoos?|cockatiels?|cockroach(?:es)?|pissarro|scunthorpe|penistone|tit for tat|dick whittington|moby[- ]?dick|blue tit|great tit|coal tit|tits? (?:bird|birds)|shih tzu|cum laude|sex of the|(?:what|which) sex (?:is|are))\b/;
 
 /**
  * Categories of the dataset words found in `text` (already cleaned or canonical).
@@ -40,6 +40,10 @@ export function obscenityFindings(text: string): Finding[] {
 const p = (id: string, tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("profanity", id, "both", tier, source, extra);
 
 export const PROFANITY_RULES: Rule[] = [
-  p("strong", "clear", "fuck|fucking|fucked|fucker|fck|fcking|fk|fking|fuk|fuking|fuq|phuck|fook|fukin|effing|motherfucker|mf|mofo|stfu|gtfo|wtf|wth|omfg|lmfao|fml|fu|shit|shitty|sht|shite|bullshit|bs|asshole|arsehole|a hole|ahole|dumbass|jackass|smartass|badass|bitch|bitches|b1tch|biatch|bish|bastard|cunt|twat|wanker|wank|prick|douche|douchebag|cocksucker|dickhead|dick head|piss off|pissed off|son of a bitch|sob|goddamn|goddamnit|god damn|bollocks|bugger off|tosser|slag|thot|hoe|hoes", { unless: "(?:garden|gardening) hoe|hoe (?:the|a|in the) garden|fu (?:dog|manchu)|sob (?:story|stories|quietly)|bs (?:degree|in)" }),
-  p("mild", "mild", "damn|dammit|damnit|dang it|crap|crappy|bloody hell|bloody|what the hell|the hell|go to hell|hell no|hell yeah|hell yes|heck no|screw you|screw this|screw off|sucks ass|arse|ass|butt face|buttface|butthead|freaking|frigging|fricking|frick|friggin|pissed|piss|turd|jerk off|suck my", { unless: "dam (?:beaver|the river)|beaver|hell (?:s kitchen|o kitty)|bloody (?:nose|knee|lip|mary|tooth|mess from falling)|crap (?:game|shoot)|(?:wild|kick|bad) ass(?:es)?|ass (?:is|are) (?:a|an) (?:animal|donkey|donkeys)|donkey|piss(?:ed)? (?:down|it down)" }),
+  // A swear word with its letters starred out ("f***", "sh*t" is handled by the normaliser) is still a swear word.
+  cleanRule("profanity", "starred", "both", "clear", /(?:^|[^a-z])(?:f|sh|b|c|a|d|p|wh?|tw)[*#]{2,}/i),
+  // Asking for swear words is the same as saying them for a young child; spellings the dataset does not know.
+  p("ask-swear", "clear", "(?:tell|teach|give|show|list|say|spell|write|type|know|learn) (?:me |us |you )?(?:all the |all |some |a |the |your |any |every |more |all of the )?(?:of the )?(?:bad|swear|cuss|curse|rude|naughty|dirty|forbidden|potty) (?:words?|word that)|(?:what|whats|which) (?:is |are )?(?:the |a |some )?(?:f|s|b|c|a|d)[ ]word|the (?:f|s|b|c)[ ]word|(?:can|could|will|would) you (?:please )?(?:swear|curse|cuss|say a (?:bad|swear|rude) word)|(?:swear|curse|cuss) (?:for|at|to) me|(?:cuss|swear|curse|bad) words? (?:that )?(?:starts?|begins?|beginning) with|azz(?:hole)?|cnt|sh1t|shi+t|fvck|phuk|fuk+|wtf m8|biatch", { unless: "(?:my brother|my sister|someone|he|she|they) (?:says|said|say) ~ (?:bad|rude|swear) words?|(?:is|are) (?:saying )?(?:bad|swear|rude) words (?:bad|wrong|okay)|what (?:should|do) i do" }),
+  p("strong", "clear", "fuck|fucking|fucked|fucker|fck|fcking|fk|fking|fuk|fuking|fuq|phuck|fook|fukin|effing|motherfucker|mf|mofo|stfu|gtfo|wtf|wth|omfg|lmfao|fml|fu|shit|shitty|sht|shite|bullshit|bs|asshole|arsehole|a hole|ahole|dumbass|jackass|smartass|badass|bitch|bitches|b1tch|biatch|bish|bastard|cunt|twat|wanker|wank|prick|douche|douchebag|cocksucker|dickhead|dick head|piss off|pissed off|son of a bitch|sob|goddamn|goddamnit|god damn|bollocks|bugger off|knobhead|knob head|bellend|eff off|feck off|bullcrap|tosser|slag|thot|hoe|hoes", { unless: "(?:garden|gardening) hoe|hoe (?:the|a|in the) garden|fu (?:dog|manchu)|sob (?:story|stories|quietly)|bs (?:degree|in)" }),
+  p("mild", "mild", "damn|dammit|damnit|crap|crappy|bloody hell|bloody|what the hell|the hell|go to hell|hell no|hell yeah|hell yes|heck no|screw you|screw this|screw off|sucks ass|arse|ass|butt face|buttface|butthead|freaking|frigging|fricking|frick|friggin|pissed|piss|turd|jerk off|suck my", { unless: "dam (?:beaver|the river)|beaver|hell (?:s kitchen|o kitty)|bloody (?:nose|knee|lip|mary|tooth|mess from falling)|crap (?:game|shoot)|(?:wild|kick|bad) ass(?:es)?|ass (?:is|are) (?:a|an) (?:animal|donkey|donkeys)|donkey|piss(?:ed)? (?:down|it down)" }),
 ];

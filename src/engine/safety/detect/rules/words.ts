@@ -13,7 +13,7 @@ export const ADULT =
 
 /** People a threat can be aimed at. */
 export const PERSON =
-  "(?:you|him|her|them|everyone|everybody|people|someone|somebody|anybody|anyone|a person|a kid|a child|a baby|a human|humans|kids|children|the teacher|my teacher|the kids|my class|my whole class|the class|my classmates?|my (?:sister|brother|baby brother|baby sister|mom|dad|parents|family|friend|friends|best friend|teacher|cousin|grandma|grandpa|neighbou?r|step dad|step mom|bully|principal)|that (?:kid|boy|girl|guy|man|lady)|the (?:new kid|bully|principal|boy|girl))";
+  "(?:you|him|her|them|everyone|everybody|people|someone|somebody|anybody|anyone|a person|a kid|a child|a baby|a human|humans|kids|children|the teacher|my teacher|the kids|my class|my whole class|the class|my classmates?|my (?:sister|brother|baby brother|baby sister|little brother|little sister|big brother|big sister|mom|dad|parents|family|friend|friends|best friend|teacher|cousin|grandma|grandpa|neighbou?r|step dad|step mom|step brother|step sister|moms boyfriend|mom s boyfriend|dads girlfriend|dad s girlfriend|classmate|classmates|coach|babysitter|uncle|aunt|bully|principal)|that (?:kid|boy|girl|guy|man|lady)|the (?:new kid|bully|principal|boy|girl))";
 
 /** Places a child names for "to school" and "at home" rules. */
 export const SCHOOL = "(?:school|class|classroom|the playground|recess)";
