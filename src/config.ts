@@ -140,6 +140,12 @@ export interface Config {
   wsMaxSessionSeconds: number;
   /** Characters of prompt (system message, context, history, the child's words) sent to the language model. */
   promptBudgetChars: number;
+
+  // more than one machine: PostgreSQL (src/db/pg)
+  /** `postgres://…` selects PostgreSQL (every node of a deployment points at the same primary); null = SQLite. */
+  databaseUrl: string | null;
+  /** Connections each node keeps to PostgreSQL at most. */
+  databasePoolSize: number;
 }
 
 export class ConfigError extends Error {
@@ -254,6 +260,8 @@ export function loadConfig(env: Env = process.env): Config {
     wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
     wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
     promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
+
+    ...readDatabaseSettings(read, problems, secretKey),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
@@ -303,6 +311,31 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
     consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
     signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
+  };
+}
+
+/**
+ * HOOT_DATABASE_URL (PostgreSQL) and its pool. Every node of a deployment must share one secret key, so
+ * PostgreSQL needs HOOT_SECRET_KEY: a key generated into one node's data folder would lock the others out.
+ */
+function readDatabaseSettings(read: Reader, problems: string[], secretKey: string | null) {
+  const url = read.string("HOOT_DATABASE_URL", "");
+  if (url) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = null;
+    }
+    // The value is never repeated: it may hold a password.
+    if (!parsed || (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") || !parsed.hostname) {
+      problems.push("HOOT_DATABASE_URL must be a PostgreSQL URL such as postgres://hoot:password@db.example.com:5432/hoot");
+    }
+    if (secretKey === null) problems.push("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL: every node must use the same key (try: openssl rand -base64 32)");
+  }
+  return {
+    databaseUrl: url || null,
+    databasePoolSize: read.int("HOOT_DATABASE_POOL_SIZE", 10, 1, 1000),
   };
 }
 

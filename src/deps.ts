@@ -2,10 +2,18 @@
  * The dependencies every feature receives, built once by server.ts (or cli/admin.ts) and passed to createApp.
  * Services take what they need from here explicitly; nothing reads the environment or globals. This is also
  * where features hand auth the narrow lookups it needs (auth/lookups.ts), so auth never imports a feature.
+ *
+ * `store` holds every repository (src/db/store.ts); a service that needs a transaction runs
+ * `deps.store.transaction(tx => …)` and hands `{ ...deps, store: tx }` to whatever it calls inside.
+ * `database` is the rest of the database's surface (readiness, the SQLite write lock, WAL scrubbing, close).
+ *
+ * Seams for running several nodes (issue 17's follow-up): `revocations` (auth/revocations.ts) and
+ * `loginLimiter` (auth/rate-limit.ts) are interfaces with in-process implementations; a cluster-wide
+ * implementation (pg_notify/LISTEN; counters on the primary) replaces them here and nowhere else.
  */
-import type { Database } from "bun:sqlite";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/client.ts";
+import type { Database } from "./db/database.ts";
+import type { Store } from "./db/store.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import { createSecrets, type Secrets } from "./auth/secrets.ts";
@@ -15,6 +23,7 @@ import { createCallerResolver, type CallerResolver } from "./auth/caller.ts";
 import { createFailureLimiter, type FailureLimiter } from "./auth/rate-limit.ts";
 import { createRevocationBus, type RevocationBus } from "./auth/revocations.ts";
 import type { AuthLookups } from "./auth/lookups.ts";
+import { createTextCipher, type TextCipher } from "./conversations/cipher.ts";
 import { developerLookup } from "./users/repo.ts";
 import { serviceAccountLookup } from "./service-accounts/repo.ts";
 import { playerLookup } from "./players/repo.ts";
@@ -23,11 +32,15 @@ import { operatorLookup } from "./operator/repo.ts";
 
 export interface Deps {
   config: Config;
-  db: Db;
-  sqlite: Database;
+  /** Every repository, and transactions over them. */
+  store: Store;
+  /** The database behind the store: readiness, waiting for SQLite's write lock, scrubbing, closing. */
+  database: Database;
   logger: Logger;
   metrics: Metrics;
   secrets: Secrets;
+  /** Encryption at rest of conversation text (src/conversations/cipher.ts). */
+  textCipher: TextCipher;
   /** Read-only credential and membership lookups that features provide to auth. */
   lookups: AuthLookups;
   tokens: TokenService;
@@ -38,21 +51,26 @@ export interface Deps {
 }
 
 /** Wires the auth services over an open database and the master secret. */
-export function buildDeps(parts: { config: Config; db: Db; sqlite: Database; logger: Logger; metrics: Metrics; masterKey: Uint8Array }): Deps {
-  const { config, db } = parts;
-  const secrets = createSecrets(parts.masterKey);
+export function buildDeps(parts: { config: Config; database: Database; logger: Logger; metrics: Metrics; masterKey: Uint8Array }): Deps {
+  const { config, database, masterKey, ...rest } = parts;
+  const store = database.store;
+  const secrets = createSecrets(masterKey);
   const tokens = createTokenService(secrets.tokenKey, config.tokenTtlSeconds, config.clockToleranceSeconds);
   const lookups: AuthLookups = {
-    developers: developerLookup(db),
-    serviceAccounts: serviceAccountLookup(db),
-    players: playerLookup(db),
-    teams: teamLookup(db),
-    operators: operatorLookup(db),
+    developers: developerLookup(store.users),
+    serviceAccounts: serviceAccountLookup(store.serviceAccounts),
+    players: playerLookup(store.players),
+    teams: teamLookup(store.teams),
+    operators: operatorLookup(store.operatorKeys),
   };
   const credentials = createCredentialStore(lookups, secrets, config.env);
   return {
-    ...parts,
+    ...rest,
+    config,
+    store,
+    database,
     secrets,
+    textCipher: createTextCipher(masterKey),
     lookups,
     tokens,
     credentials,

@@ -2,7 +2,8 @@
  * Starting and stopping a hoot server: open the data folder, database and key (refusing a key that cannot
  * open the data), wire the dependencies, build the app, listen (refusing a port another process holds); and
  * the graceful stop: refuse new work, let in-flight requests and streams finish for up to
- * HOOT_SHUTDOWN_DRAIN_MS, close whatever is left, checkpoint the WAL. Used by `hoot serve` and by the tests,
+ * HOOT_SHUTDOWN_DRAIN_MS, close whatever is left, close the database (SQLite: checkpoint the WAL; PostgreSQL:
+ * close the pool). Used by `hoot serve` and by the tests,
  * which start the real thing on port 0.
  */
 import type { DestinationStream } from "pino";
@@ -45,16 +46,19 @@ export interface RunningServer {
 /** Opens everything and listens on config.host:config.port (0 picks a free port). */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const deployment = openDeployment(config, { busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS });
+  const deployment = await openDeployment(config, {
+    busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS,
+    onCallbackError: (error) => logger.error({ event: "after_commit_failed", err: error instanceof Error ? error.message : String(error) }, "a step after a commit failed"),
+  });
   for (const notice of deployment.notices) logger.warn({ event: notice.event }, notice.message);
-  const handle = deployment.handle;
-  const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger, metrics: createMetrics(), masterKey: deployment.masterKey });
+  const database = deployment.database;
+  const deps = buildDeps({ config, database, logger, metrics: createMetrics(), masterKey: deployment.masterKey });
   const lifecycle: Lifecycle = { draining: false };
   let engine: Engine;
   try {
     engine = options.engine ?? (await buildEngine(config, logger, deps.metrics));
   } catch (error) {
-    handle.close();
+    await database.close();
     throw error;
   }
   const interact = interactRoutes(deps, engine);
@@ -65,7 +69,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app.listen({ hostname: config.host, port: config.port, reusePort: false });
   } catch (error) {
     await engine.close();
-    handle.close();
+    await database.close();
     if ((error as { code?: string }).code === "EADDRINUSE") {
       throw new StartupRefused(
         `port ${config.port} on ${config.host} is already in use (another hoot, or another program). Stop it, or choose another port with HOOT_PORT.`,
@@ -75,11 +79,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
   // The dev first-run bootstrap answers no request: the requests already waiting go first.
   if (options.bootstrap) await new Promise((resolve) => setTimeout(resolve, 0));
-  const devCredentials = options.bootstrap ? bootstrapDev(deps) : null;
-  const stopRetention = startRetentionJob(deps.db, config.retentionDays, config.retentionSweepMs, logger);
+  const devCredentials = options.bootstrap ? await bootstrapDev(deps) : null;
+  const stopRetention = startRetentionJob(deps, config.retentionDays, config.retentionSweepMs, logger);
   const port = app.server!.port!;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ event: "listening", host: config.host, port, env: config.env }, "hoot is listening");
+  logger.info({ event: "listening", host: config.host, port, env: config.env, database: database.kind }, "hoot is listening");
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -101,7 +105,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         await app.server?.stop(true);
       }
       await engine.close();
-      handle.close();
+      await database.close();
       logger.info({ event: "stopped" }, "stopped");
       logger.flush?.();
     })());

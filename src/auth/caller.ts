@@ -29,29 +29,29 @@ export interface CallerResolver {
 
 /** A resolver checking every token against the features' current credential state. */
 export function createCallerResolver(lookups: AuthLookups, tokens: TokenService, credentials: CredentialStore): CallerResolver {
-  const current = (claims: TokenClaims): Caller | null => {
+  const current = async (claims: TokenClaims): Promise<Caller | null> => {
     const id = Number(claims.sub);
     switch (claims.typ) {
       case "developer": {
-        const ok = lookups.developers.keyVersion(id) === claims.ver && lookups.teams.isMember(id, claims.tid);
-        return ok ? { kind: "developer", userId: id, teamId: claims.tid } : null;
+        // One query: the key version and the membership of the token's team.
+        const state = await lookups.developers.tokenState(id, claims.tid);
+        return state?.keyVersion === claims.ver && state.member ? { kind: "developer", userId: id, teamId: claims.tid } : null;
       }
       case "service": {
-        const state = lookups.serviceAccounts.state(id);
+        const state = await lookups.serviceAccounts.state(id);
         const ok = state?.version === claims.ver && state.playerCreate && state.teamId === claims.tid;
         return ok ? { kind: "service", serviceAccountId: id, teamId: claims.tid } : null;
       }
       case "player": {
         if (claims.sa === undefined) return null;
-        const state = lookups.players.state(id);
-        if (state?.version !== claims.ver || state.teamId !== claims.tid) return null;
-        // The service account that logged the player in must still exist.
-        if (lookups.serviceAccounts.state(claims.sa)?.teamId !== claims.tid) return null;
+        // The player, and the service account that logged the player in, must both still be there.
+        const state = await lookups.players.tokenState(id, claims.sa);
+        if (state?.version !== claims.ver || state.teamId !== claims.tid || state.serviceAccountTeamId !== claims.tid) return null;
         return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
       }
       case "operator": {
         // Rotating or deleting the operator key changes or removes its version: its tokens end at once.
-        return claims.tid === 0 && lookups.operators.version(id) === claims.ver ? { kind: "operator", operatorKeyId: id } : null;
+        return claims.tid === 0 && (await lookups.operators.version(id)) === claims.ver ? { kind: "operator", operatorKeyId: id } : null;
       }
     }
   };
@@ -65,9 +65,9 @@ export function createCallerResolver(lookups: AuthLookups, tokens: TokenService,
     fromToken,
     async fromBearer(value) {
       if (!value.startsWith("hoot_")) return fromToken(value);
-      const user = credentials.developer(value);
+      const user = await credentials.developer(value);
       if (!user) return null;
-      const teams = lookups.teams.teamsOf(user.id);
+      const teams = await lookups.teams.teamsOf(user.id);
       if (teams.length === 0) return null;
       if (teams.length > 1) {
         throw new InvalidRequest(

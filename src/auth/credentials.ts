@@ -17,10 +17,10 @@ export type OperatorCredential = { id: number; version: number };
 export interface CredentialStore {
   /** The kind of a well-formed key of this environment; throws WrongEnvironment for another environment's key. */
   kindOf(value: string): KeyKind | null;
-  developer(key: string): DeveloperCredential | null;
-  serviceAccount(key: string): ServiceAccountCredential | null;
-  player(federatedId: string): PlayerCredential | null;
-  operator(key: string): OperatorCredential | null;
+  developer(key: string): Promise<DeveloperCredential | null>;
+  serviceAccount(key: string): Promise<ServiceAccountCredential | null>;
+  player(federatedId: string): Promise<PlayerCredential | null>;
+  operator(key: string): Promise<OperatorCredential | null>;
 }
 
 /** A credential store over the features' lookups, comparing against ciphertext decrypted with `secrets`. */
@@ -32,9 +32,9 @@ export function createCredentialStore(lookups: AuthLookups, secrets: Secrets, en
     return parsed.kind;
   };
   // The same three steps for every kind: well-formed key of the right kind, row by keyed hash, constant-time compare.
-  const find = <T extends SealedCredential>(kind: KeyKind, presented: string, byHash: (hash: string) => T | null): T | null => {
+  const find = async <T extends SealedCredential>(kind: KeyKind, presented: string, byHash: (hash: string) => Promise<T | null>): Promise<T | null> => {
     if (kindOf(presented) !== kind) return null;
-    const row = byHash(secrets.lookupHash(presented));
+    const row = await byHash(secrets.lookupHash(presented));
     if (!row) return null;
     const stored = secrets.decrypt(row.sealed);
     return stored !== null && safeEqual(stored, presented) ? row : null;
@@ -46,6 +46,6 @@ export function createCredentialStore(lookups: AuthLookups, secrets: Secrets, en
     player: (federatedId) => find("fid", federatedId, (hash) => lookups.players.byFederatedHash(hash)),
     // Found by keyed hash alone: HMAC-SHA256 under a server-only key cannot collide by accident, and no
     // ciphertext is kept to compare against (see operator/repo.ts).
-    operator: (key) => (kindOf(key) === "op" ? lookups.operators.byKeyHash(secrets.lookupHash(key)) : null),
+    operator: async (key) => (kindOf(key) === "op" ? lookups.operators.byKeyHash(secrets.lookupHash(key)) : null),
   };
 }

@@ -5,6 +5,8 @@
  * Adding a command is one entry in ADMIN_COMMANDS: its flags, a one-line summary for `hoot --help`, and
  * `run(deps, flags, io)`, which gets the opened deployment. A command marked `offline` gets only the
  * settings and opens what it needs itself (restore must not open the database it replaces).
+ * On PostgreSQL every command but backup and restore works the same; those two refuse and name the
+ * PostgreSQL tools that do the job (pg_dump, pg_restore): see the README's "More than one machine".
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -37,7 +39,7 @@ export interface AdminCommand {
   summary?: string;
   flags: Record<string, "string" | "boolean">;
   offline?: false;
-  run(deps: Deps, flags: Flags, io: AdminIo): object;
+  run(deps: Deps, flags: Flags, io: AdminIo): object | Promise<object>;
 }
 
 export interface OfflineAdminCommand {
@@ -54,8 +56,8 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "creates a team (a name that exists is an error; nothing is written)",
       flags: { name: "string" },
-      run: (deps, f) => {
-        const team = createTeam(deps, need(f, "name"));
+      run: async (deps, f) => {
+        const team = await createTeam(deps, need(f, "name"));
         return { team: { pk: team.id, name: team.name } };
       },
     },
@@ -65,8 +67,8 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "creates the developer if new (prints api_key) and adds them to the team",
       flags: { team: "string", email: "string", name: "string" },
-      run: (deps, f) => {
-        const { user, apiKey, teamId } = createDeveloper(deps, { teamName: need(f, "team"), email: need(f, "email"), name: need(f, "name") });
+      run: async (deps, f) => {
+        const { user, apiKey, teamId } = await createDeveloper(deps, { teamName: need(f, "team"), email: need(f, "email"), name: need(f, "name") });
         return { developer: { pk: user.id, name: user.name, email: user.email }, team_pk: teamId, created: apiKey !== null, ...(apiKey ? { api_key: apiKey } : {}) };
       },
     },
@@ -76,8 +78,8 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "adds an existing developer to a team",
       flags: { team: "string", email: "string" },
-      run: (deps, f) => {
-        const { team, userId } = addTeamMember(deps, need(f, "team"), need(f, "email"));
+      run: async (deps, f) => {
+        const { team, userId } = await addTeamMember(deps, need(f, "team"), need(f, "email"));
         return { team: { pk: team.id, name: team.name }, developer_pk: userId };
       },
     },
@@ -87,9 +89,9 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "a login-only key, or with --player-create a backend key that may create players",
       flags: { team: "string", name: "string", "player-create": "boolean" },
-      run: (deps, f) => {
-        const team = requireTeam(deps, need(f, "team"));
-        return { service_account: createServiceAccount(deps, team.id, need(f, "name"), f["player-create"] === true) };
+      run: async (deps, f) => {
+        const team = await requireTeam(deps, need(f, "team"));
+        return { service_account: await createServiceAccount(deps, team.id, need(f, "name"), f["player-create"] === true) };
       },
     },
   ],
@@ -98,8 +100,8 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "new developer key; the old key and its tokens stop at once",
       flags: { email: "string" },
-      run: (deps, f) => {
-        const { user, apiKey } = rotateDeveloperKeyByEmail(deps, need(f, "email"));
+      run: async (deps, f) => {
+        const { user, apiKey } = await rotateDeveloperKeyByEmail(deps, need(f, "email"));
         return { developer: { pk: user.id, email: user.email }, api_key: apiKey };
       },
     },
@@ -126,9 +128,9 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
     {
       summary: "deletes an operator key; its tokens stop at once",
       flags: { name: "string" },
-      run: (deps, f) => {
+      run: async (deps, f) => {
         const name = typeof f.name === "string" ? f.name.trim() : "operator";
-        removeOperatorKey(deps, name);
+        await removeOperatorKey(deps, name);
         return { deleted: { operator_key: name } };
       },
     },
@@ -139,10 +141,12 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
       summary: "a consistent online copy of the database (0600) and, unless --no-key, its key in FILE.key",
       flags: { out: "string", "no-key": "boolean" },
       run: (deps, f, io) => {
+        const raw = deps.database.raw;
+        if (raw.kind !== "sqlite") throw new InvalidRequest(POSTGRES_BACKUP);
         const out = need(f, "out");
         const keyFile = `${out}.key`;
         if (f["no-key"] !== true && existsSync(keyFile)) throw new InvalidRequest(`${keyFile} already exists; choose a new file for the backup`);
-        backupDatabase(deps.sqlite, out);
+        backupDatabase(raw.sqlite, out);
         if (f["no-key"] === true) {
           io.warn(`wrote ${out} without its key: it can only be restored with this deployment's secret key (HOOT_SECRET_KEY or secret.key). Keep that key safe.`);
           return { backup: out, key_file: null };
@@ -163,13 +167,23 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
       summary: "replaces the database with a backup (server stopped) and installs its key; --force replaces an existing database",
       flags: { from: "string", key: "string", force: "boolean" },
       offline: true,
-      run: (config, f, warn) => restoreBackup(config, { from: need(f, "from"), keyFile: optional(f, "key"), force: f.force === true }, warn),
+      run: (config, f, warn) => {
+        if (config.databaseUrl !== null) throw new InvalidRequest(POSTGRES_RESTORE);
+        return restoreBackup(config, { from: need(f, "from"), keyFile: optional(f, "key"), force: f.force === true }, warn);
+      },
     },
   ],
 ]);
 
+const POSTGRES_BACKUP =
+  "backup copies a SQLite database; this deployment runs on PostgreSQL (HOOT_DATABASE_URL). Back it up with PostgreSQL's own tools, e.g. " +
+  "`pg_dump --format=custom --file=hoot.dump \"$HOOT_DATABASE_URL\"` (or your provider's snapshots), and keep HOOT_SECRET_KEY safe apart from it: without the key the dump cannot be read.";
+const POSTGRES_RESTORE =
+  "restore replaces a SQLite database file; this deployment runs on PostgreSQL (HOOT_DATABASE_URL), and nothing was changed. Stop every node, restore the dump with PostgreSQL's own tools " +
+  "(e.g. `pg_restore --clean --if-exists --dbname=\"$HOOT_DATABASE_URL\" hoot.dump`), set HOOT_SECRET_KEY to the key the dump was made with, then start the nodes.";
+
 /** Runs `admin <command> [--flags]`; returns the process exit code. */
-export function runAdmin(config: Config, argv: string[]): number {
+export async function runAdmin(config: Config, argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name === undefined ? undefined : ADMIN_COMMANDS.get(name);
   if (!command) {
@@ -186,26 +200,26 @@ export function runAdmin(config: Config, argv: string[]): number {
   }
   const warn = (message: string) => process.stderr.write(`${message}\n`);
   if (command.offline) return report(() => command.run(config, flags, warn));
-  let deployment: ReturnType<typeof openDeployment>;
+  let deployment: Awaited<ReturnType<typeof openDeployment>>;
   try {
-    deployment = openDeployment(config);
+    deployment = await openDeployment(config);
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   for (const notice of deployment.notices) warn(notice.message);
-  const { handle, masterKey } = deployment;
+  const { database, masterKey } = deployment;
   try {
-    const deps = buildDeps({ config, db: handle.db, sqlite: handle.sqlite, logger: createLogger("silent"), metrics: createMetrics(), masterKey });
-    return report(() => command.run(deps, flags, { config, masterKey, warn }));
+    const deps = buildDeps({ config, database, logger: createLogger("silent"), metrics: createMetrics(), masterKey });
+    return await report(() => command.run(deps, flags, { config, masterKey, warn }));
   } finally {
-    handle.close();
+    await database.close();
   }
 }
 
-function report(run: () => object): number {
+async function report(run: () => object | Promise<object>): Promise<number> {
   try {
-    process.stdout.write(JSON.stringify(run()) + "\n");
+    process.stdout.write(JSON.stringify(await run()) + "\n");
     return 0;
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,6 +9,7 @@ import type { Deps } from "../deps.ts";
 import { createTeam, hasAnyTeam } from "../teams/service.ts";
 import { createDeveloper } from "../users/service.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";
+import { Conflict } from "../errors.ts";
 
 export interface DevCredentials {
   team: string;
@@ -18,17 +19,29 @@ export interface DevCredentials {
   created_at: string;
 }
 
-/** Creates the dev credentials when `env` is dev and no team exists; returns them (or null) and the file path. */
-export function bootstrapDev(deps: Pick<Deps, "db" | "secrets" | "config" | "revocations">): { credentials: DevCredentials; path: string } | null {
+/**
+ * Creates the dev credentials when `env` is dev and no team exists; returns them (or null) and the file path.
+ * Of several nodes starting at once on one empty PostgreSQL database, one creates them; the others find the
+ * `dev` team taken and create nothing.
+ */
+export async function bootstrapDev(deps: Pick<Deps, "store" | "secrets" | "config" | "revocations">): Promise<{ credentials: DevCredentials; path: string } | null> {
   if (deps.config.env !== "dev") return null;
-  if (hasAnyTeam(deps)) return null;
-  // One transaction: a failure half-way leaves the database empty, so the next start tries again.
-  const { team, dev, sa } = deps.db.transaction(() => {
-    const team = createTeam(deps, "dev");
-    const dev = createDeveloper(deps, { teamName: "dev", email: "dev@hoot.local", name: "Developer" });
-    const sa = createServiceAccount(deps, team.id, "dev-app", true);
-    return { team, dev, sa };
-  });
+  if (await hasAnyTeam(deps)) return null;
+  let made;
+  try {
+    // One transaction: a failure half-way leaves the database empty, so the next start tries again.
+    made = await deps.store.transaction(async (tx) => {
+      const inTx = { ...deps, store: tx };
+      const team = await createTeam(inTx, "dev");
+      const dev = await createDeveloper(inTx, { teamName: "dev", email: "dev@hoot.local", name: "Developer" });
+      const sa = await createServiceAccount(inTx, team.id, "dev-app", true);
+      return { team, dev, sa };
+    });
+  } catch (error) {
+    if (error instanceof Conflict) return null;
+    throw error;
+  }
+  const { team, dev, sa } = made;
   const credentials: DevCredentials = {
     team: team.name,
     developer_email: dev.user.email,

@@ -64,6 +64,8 @@ const SETTING_NOTES = new Map<string, string>([
   ["HOOT_METRICS_TOKEN", "(none): bearer token for /metrics; unset = /metrics only in the dev environment"],
   ["HOOT_DB_LOCK_TIMEOUT_MS", "5000: how long a write waits for another process's lock, then 503"],
   ["HOOT_SHUTDOWN_DRAIN_MS", "10000: how long a stop waits for in-flight work before closing it"],
+  ["HOOT_DATABASE_URL", "(none: SQLite): postgres://user:password@host:5432/db runs on PostgreSQL (needs HOOT_SECRET_KEY)"],
+  ["HOOT_DATABASE_POOL_SIZE", "10: connections each node keeps to PostgreSQL at most"],
 ]);
 
 /** Every HOOT_* name loadConfig reads, in the order it reads them. */

@@ -26,14 +26,14 @@ export function configsRoutes(deps: Deps) {
       app
         .post(
           "",
-          ({ caller, body, set }) => {
+          async ({ caller, body, set }) => {
             set.status = 201;
-            return asConfig(createStored(deps, caller.teamId, "config", body.name, body.config, body.description));
+            return asConfig(await createStored(deps, caller.teamId, "config", body.name, body.config, body.description));
           },
           { auth, body: CreateConfigBody, response: { 201: StoredConfigBody }, detail: { summary: "Store a configuration", description: "Version 1 of a new name (409 name_taken if the team has it)." } },
         )
-        .get("", ({ caller }) => ({ configs: listStored(deps, caller.teamId, "config") }), { auth, response: ConfigList, detail: { summary: "List stored configurations" } })
-        .get("/:name", ({ caller, params }) => asConfig(getStored(deps, caller.teamId, "config", params.name)), {
+        .get("", async ({ caller }) => ({ configs: await listStored(deps, caller.teamId, "config") }), { auth, response: ConfigList, detail: { summary: "List stored configurations" } })
+        .get("/:name", async ({ caller, params }) => asConfig(await getStored(deps, caller.teamId, "config", params.name)), {
           auth,
           params,
           response: StoredConfigBody,
@@ -41,8 +41,8 @@ export function configsRoutes(deps: Deps) {
         })
         .put(
           "/:name",
-          ({ caller, params, body, set }) => {
-            const { created, stored } = putStored(deps, caller.teamId, "config", params.name, body.config, body.description);
+          async ({ caller, params, body, set }) => {
+            const { created, stored } = await putStored(deps, caller.teamId, "config", params.name, body.config, body.description);
             set.status = created ? 201 : 200;
             return asConfig(stored);
           },
@@ -50,8 +50,8 @@ export function configsRoutes(deps: Deps) {
         )
         .delete(
           "/:name",
-          ({ caller, params }) => {
-            removeStored(deps, caller.teamId, "config", params.name);
+          async ({ caller, params }) => {
+            await removeStored(deps, caller.teamId, "config", params.name);
             return noContent();
           },
           { auth, params, detail: { summary: "Delete a stored configuration", description: "Every version; sessions already configured keep what they resolved." } },
@@ -61,14 +61,14 @@ export function configsRoutes(deps: Deps) {
       app
         .post(
           "",
-          ({ caller, body, set }) => {
+          async ({ caller, body, set }) => {
             set.status = 201;
-            return asUtility(createStored(deps, caller.teamId, "utility", body.name, body.utility, body.description));
+            return asUtility(await createStored(deps, caller.teamId, "utility", body.name, body.utility, body.description));
           },
           { auth, body: CreateUtilityBody, response: { 201: StoredUtilityBody }, detail: { summary: "Store a utility", description: "Version 1 of a new name (409 name_taken if the team has it)." } },
         )
-        .get("", ({ caller }) => ({ utilities: listStored(deps, caller.teamId, "utility") }), { auth, response: UtilityList, detail: { summary: "List stored utilities" } })
-        .get("/:name", ({ caller, params }) => asUtility(getStored(deps, caller.teamId, "utility", params.name)), {
+        .get("", async ({ caller }) => ({ utilities: await listStored(deps, caller.teamId, "utility") }), { auth, response: UtilityList, detail: { summary: "List stored utilities" } })
+        .get("/:name", async ({ caller, params }) => asUtility(await getStored(deps, caller.teamId, "utility", params.name)), {
           auth,
           params,
           response: StoredUtilityBody,
@@ -76,8 +76,8 @@ export function configsRoutes(deps: Deps) {
         })
         .put(
           "/:name",
-          ({ caller, params, body, set }) => {
-            const { created, stored } = putStored(deps, caller.teamId, "utility", params.name, body.utility, body.description);
+          async ({ caller, params, body, set }) => {
+            const { created, stored } = await putStored(deps, caller.teamId, "utility", params.name, body.utility, body.description);
             set.status = created ? 201 : 200;
             return asUtility(stored);
           },
@@ -85,8 +85,8 @@ export function configsRoutes(deps: Deps) {
         )
         .delete(
           "/:name",
-          ({ caller, params }) => {
-            removeStored(deps, caller.teamId, "utility", params.name);
+          async ({ caller, params }) => {
+            await removeStored(deps, caller.teamId, "utility", params.name);
             return noContent();
           },
           { auth, params, detail: { summary: "Delete a stored utility", description: "Every version; sessions already configured keep what they resolved." } },

@@ -1,13 +1,12 @@
 /**
- * Every query about stored configurations and utilities. Each row is one version of one name of one kind
- * in one team; rows are only ever inserted (a PUT adds a version) or deleted with their name.
+ * Every query about stored configurations and utilities, as one async interface with a SQLite
+ * (repo-sqlite.ts) and a PostgreSQL (repo-pg.ts) implementation; test/db/contract/stored-configs.test.ts
+ * holds both to it. Each row is one version of one name of one kind in one team; rows are only ever inserted
+ * (a PUT adds a version) or deleted with their name.
  */
-import { and, count, countDistinct, eq, max, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { prepared } from "../db/prepared.ts";
-import { storedConfigs, type StoredConfig } from "../db/schema.ts";
+import type { StoredConfig } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
 import type { StoredConfigs } from "../interact/configure.ts";
-import { playerState } from "../players/repo.ts";
 
 export type StoredKind = StoredConfig["kind"];
 
@@ -22,114 +21,44 @@ export interface StoredSummary {
   updatedAt: number;
 }
 
+export type NewStoredVersion = { teamId: number; kind: StoredKind; name: string; version: number; description: string | null; body: string };
+
+export interface StoredConfigRepo {
+  /** The highest version of a name, or null when the team has no such name. */
+  latestVersion(teamId: number, kind: StoredKind, name: string): Promise<number | null>;
+  /** One version of a name, or null. */
+  findVersion(teamId: number, kind: StoredKind, name: string, version: number): Promise<StoredConfig | null>;
+  /** The latest version of a name, or null (every set_configuration with a reference). */
+  findLatest(teamId: number, kind: StoredKind, name: string): Promise<StoredConfig | null>;
+  /** Adds `version` of a name; the unique (team, kind, name, version) index refuses a duplicate. */
+  insert(values: NewStoredVersion): Promise<StoredConfig>;
+  /** How many names of a kind the team stores. */
+  countNames(teamId: number, kind: StoredKind): Promise<number>;
+  /** How many versions a name has. */
+  countVersions(teamId: number, kind: StoredKind, name: string): Promise<number>;
+  /** The latest version of every name of a kind in the team, ordered by name. */
+  listLatest(teamId: number, kind: StoredKind): Promise<StoredSummary[]>;
+  /** Deletes every version of a name; false when the team has no such name. */
+  deleteName(teamId: number, kind: StoredKind, name: string): Promise<boolean>;
+}
+
 /** What the interact socket may ask: a name in the team of a player (references in a configuration). */
-export function storedConfigLookup(db: Db): StoredConfigs {
+export function storedConfigLookup(store: Pick<Store, "players" | "storedConfigs">): StoredConfigs {
   return {
-    find(playerId, kind, name, version) {
-      const teamId = playerState(db, playerId)?.teamId;
+    async find(playerId, kind, name, version) {
+      const teamId = (await store.players.state(playerId))?.teamId;
       if (teamId === undefined) return { found: false, latest: null };
-      const row = version === null ? findLatest(db, teamId, kind, name) : findVersion(db, teamId, kind, name, version);
+      const row = version === null ? await store.storedConfigs.findLatest(teamId, kind, name) : await store.storedConfigs.findVersion(teamId, kind, name, version);
       if (row) return { found: true, version: row.version, body: JSON.parse(row.body) as unknown };
-      return { found: false, latest: version === null ? null : latestVersion(db, teamId, kind, name) };
+      return { found: false, latest: version === null ? null : await store.storedConfigs.latestVersion(teamId, kind, name) };
     },
   };
 }
 
-/** The highest version of a name, or null when the team has no such name. */
-export function latestVersion(db: Db, teamId: number, kind: StoredKind, name: string): number | null {
-  const row = db
-    .select({ version: max(storedConfigs.version) })
-    .from(storedConfigs)
-    .where(and(eq(storedConfigs.teamId, teamId), eq(storedConfigs.kind, kind), eq(storedConfigs.name, name)))
-    .get();
-  return row?.version ?? null;
-}
-
-/** One version of a name, or null. */
-export function findVersion(db: Db, teamId: number, kind: StoredKind, name: string, version: number): StoredConfig | null {
-  return versionStatement(db).get({ teamId, kind, name, version }) ?? null;
-}
-
-/** The latest version of a name, or null (every set_configuration with a reference). */
-export function findLatest(db: Db, teamId: number, kind: StoredKind, name: string): StoredConfig | null {
-  return latestStatement(db).get({ teamId, kind, name }) ?? null;
-}
-
-/** Adds `version` of a name; the unique (team, kind, name, version) index refuses a duplicate. */
-export function insertVersion(db: Db, values: { teamId: number; kind: StoredKind; name: string; version: number; description: string | null; body: string }): StoredConfig {
-  return db.insert(storedConfigs).values(values).returning().get();
-}
-
-/** How many names of a kind the team stores. */
-export function countNames(db: Db, teamId: number, kind: StoredKind): number {
-  return (
-    db
-      .select({ names: countDistinct(storedConfigs.name) })
-      .from(storedConfigs)
-      .where(and(eq(storedConfigs.teamId, teamId), eq(storedConfigs.kind, kind)))
-      .get()?.names ?? 0
-  );
-}
-
-/** How many versions a name has. */
-export function countVersions(db: Db, teamId: number, kind: StoredKind, name: string): number {
-  return (
-    db
-      .select({ versions: count() })
-      .from(storedConfigs)
-      .where(and(eq(storedConfigs.teamId, teamId), eq(storedConfigs.kind, kind), eq(storedConfigs.name, name)))
-      .get()?.versions ?? 0
-  );
-}
-
-/** The latest version of every name of a kind in the team, ordered by name. */
-export function listLatest(db: Db, teamId: number, kind: StoredKind): StoredSummary[] {
-  return listStatement(db).all({ teamId, kind });
-}
-
-/** Deletes every version of a name; false when the team has no such name. */
-export function deleteName(db: Db, teamId: number, kind: StoredKind, name: string): boolean {
-  const gone = db
-    .delete(storedConfigs)
-    .where(and(eq(storedConfigs.teamId, teamId), eq(storedConfigs.kind, kind), eq(storedConfigs.name, name)))
-    .returning({ id: storedConfigs.id })
-    .all();
-  return gone.length > 0;
-}
-
-const versionStatement = prepared((db) =>
-  db
-    .select()
-    .from(storedConfigs)
-    .where(
-      and(
-        eq(storedConfigs.teamId, sql.placeholder("teamId")),
-        eq(storedConfigs.kind, sql.placeholder("kind")),
-        eq(storedConfigs.name, sql.placeholder("name")),
-        eq(storedConfigs.version, sql.placeholder("version")),
-      ),
-    )
-    .prepare(),
-);
-
-const latestStatement = prepared((db) =>
-  db
-    .select()
-    .from(storedConfigs)
-    .where(and(eq(storedConfigs.teamId, sql.placeholder("teamId")), eq(storedConfigs.kind, sql.placeholder("kind")), eq(storedConfigs.name, sql.placeholder("name"))))
-    .orderBy(sql`${storedConfigs.version} DESC`)
-    .limit(1)
-    .prepare(),
-);
-
-// The latest row per name with its first version's time, in one pass over the (team, kind, name, version) index.
-const listStatement = prepared((db) =>
-  db.$client.query<StoredSummary, { teamId: number; kind: string }>(
-    `SELECT s.name AS name, s.version AS version, s.description AS description, s.created_at AS updatedAt,
-            (SELECT MIN(f.created_at) FROM stored_configs f WHERE f.team_id = s.team_id AND f.kind = s.kind AND f.name = s.name) AS createdAt
+/** The list query both dialects share: the latest row per name with its first version's time. */
+export const LIST_LATEST_SQL = `SELECT s.name AS name, s.version AS version, s.description AS description, s.created_at AS "updatedAt",
+            (SELECT MIN(f.created_at) FROM stored_configs f WHERE f.team_id = s.team_id AND f.kind = s.kind AND f.name = s.name) AS "createdAt"
        FROM stored_configs s
-      WHERE s.team_id = $teamId AND s.kind = $kind
+      WHERE s.team_id = $1 AND s.kind = $2
         AND s.version = (SELECT MAX(m.version) FROM stored_configs m WHERE m.team_id = s.team_id AND m.kind = s.kind AND m.name = s.name)
-      ORDER BY s.name`,
-  ),
-);
+      ORDER BY s.name`;

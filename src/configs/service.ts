@@ -10,10 +10,11 @@ import type { StoredConfig } from "../db/schema.ts";
 import { checkStoredConfiguration } from "../interact/configure.ts";
 import { parseReference, RESERVED_NAMES } from "../interact/references.ts";
 import { checkUtility } from "../interact/utility-schema.ts";
-import { countNames, countVersions, deleteName, findLatest, findVersion, insertVersion, latestVersion, listLatest, type StoredKind } from "./repo.ts";
+import { isUniqueViolation } from "../db/errors.ts";
+import type { StoredKind } from "./repo.ts";
 import type { StoredSummaryBody } from "./model.ts";
 
-type StoredDeps = Pick<Deps, "db">;
+type StoredDeps = Pick<Deps, "store">;
 
 /** Limits that keep one team from filling the database. */
 export const MAX_NAMES_PER_KIND = 1000;
@@ -33,44 +34,69 @@ export interface StoredVersion {
 const WHAT: Record<StoredKind, string> = { config: "stored configuration", utility: "stored utility" };
 
 /** Stores version 1 of a new name; 409 `name_taken` when the team already has it. */
-export function createStored(deps: StoredDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): StoredVersion {
+export async function createStored(deps: StoredDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
   checkName(name);
   const text = checkBody(kind, body);
-  return deps.db.transaction(() => {
-    if (latestVersion(deps.db, teamId, kind, name) !== null) throw new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
-    if (countNames(deps.db, teamId, kind) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
-    return show(insertVersion(deps.db, { teamId, kind, name, version: 1, description: description ?? null, body: text }), 1);
-  });
+  const taken = () => new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
+  try {
+    return await deps.store.transaction(async (tx) => {
+      if ((await tx.storedConfigs.latestVersion(teamId, kind, name)) !== null) throw taken();
+      if ((await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
+      return show(await tx.storedConfigs.insert({ teamId, kind, name, version: 1, description: description ?? null, body: text }), 1);
+    });
+  } catch (error) {
+    // Two requests creating the same name at once (PostgreSQL): the unique index refuses the second.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
 }
 
 /** Stores the next version of a name (version 1 when it is new); `created` says which. */
-export function putStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string, body: Record<string, unknown>, description: string | null | undefined): { created: boolean; stored: StoredVersion } {
+export async function putStored(
+  deps: StoredDeps,
+  teamId: number,
+  kind: StoredKind,
+  ref: string,
+  body: Record<string, unknown>,
+  description: string | null | undefined,
+): Promise<{ created: boolean; stored: StoredVersion }> {
   const name = plainName(ref);
   const text = checkBody(kind, body);
-  return deps.db.transaction(() => {
-    const latest = latestVersion(deps.db, teamId, kind, name);
-    if (latest === null && countNames(deps.db, teamId, kind) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
-    if (latest !== null && countVersions(deps.db, teamId, kind, name) >= MAX_VERSIONS_PER_NAME) {
-      throw new Conflict(`"${name}" already has ${MAX_VERSIONS_PER_NAME} versions; store the next one under a new name.`);
+  const attempt = () =>
+    deps.store.transaction(async (tx) => {
+      const latest = await tx.storedConfigs.latestVersion(teamId, kind, name);
+      if (latest === null && (await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
+      if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= MAX_VERSIONS_PER_NAME) {
+        throw new Conflict(`"${name}" already has ${MAX_VERSIONS_PER_NAME} versions; store the next one under a new name.`);
+      }
+      const version = (latest ?? 0) + 1;
+      const row = await tx.storedConfigs.insert({ teamId, kind, name, version, description: description ?? null, body: text });
+      return { created: latest === null, stored: show(row, version) };
+    });
+  // Two PUTs of one name at once (PostgreSQL) both read the same latest version; the unique index refuses the
+  // second insert, and trying again gives it the next version (as if it had come a moment later).
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isUniqueViolation(error) || tries >= 5) throw error;
     }
-    const version = (latest ?? 0) + 1;
-    const row = insertVersion(deps.db, { teamId, kind, name, version, description: description ?? null, body: text });
-    return { created: latest === null, stored: show(row, version) };
-  });
+  }
 }
 
 /** `name` (the latest version) or `name@v2`; 404 when the team has no such name or version. */
-export function getStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): StoredVersion {
+export async function getStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): Promise<StoredVersion> {
   const parsed = parseReference(ref);
   if (parsed === null || parsed === "default") throw new NotFound(WHAT[kind]);
-  const row = parsed.version === null ? findLatest(deps.db, teamId, kind, parsed.name) : findVersion(deps.db, teamId, kind, parsed.name, parsed.version);
+  const stored = deps.store.storedConfigs;
+  const row = parsed.version === null ? await stored.findLatest(teamId, kind, parsed.name) : await stored.findVersion(teamId, kind, parsed.name, parsed.version);
   if (!row) throw new NotFound(parsed.version === null ? WHAT[kind] : `${WHAT[kind]} version`);
-  return show(row, parsed.version === null ? row.version : (latestVersion(deps.db, teamId, kind, parsed.name) ?? row.version));
+  return show(row, parsed.version === null ? row.version : ((await stored.latestVersion(teamId, kind, parsed.name)) ?? row.version));
 }
 
 /** The latest version of every name of a kind, ordered by name. */
-export function listStored(deps: StoredDeps, teamId: number, kind: StoredKind): StoredSummaryBody[] {
-  return listLatest(deps.db, teamId, kind).map((s) => ({
+export async function listStored(deps: StoredDeps, teamId: number, kind: StoredKind): Promise<StoredSummaryBody[]> {
+  return (await deps.store.storedConfigs.listLatest(teamId, kind)).map((s) => ({
     name: s.name,
     latest_version: s.version,
     description: s.description,
@@ -80,9 +106,9 @@ export function listStored(deps: StoredDeps, teamId: number, kind: StoredKind): 
 }
 
 /** Deletes a name and all its versions; 404 when the team has no such name. */
-export function removeStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): void {
+export async function removeStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): Promise<void> {
   const name = plainName(ref);
-  if (!deleteName(deps.db, teamId, kind, name)) throw new NotFound(WHAT[kind]);
+  if (!(await deps.store.storedConfigs.deleteName(teamId, kind, name))) throw new NotFound(WHAT[kind]);
 }
 
 function route(kind: StoredKind): string {

@@ -72,10 +72,10 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .macro({
       /** "read": a live session. "write": also from the console's own page (origin and CSRF token). */
       consoleSession: (mode: "read" | "write") => ({
-        resolve({ request, set }) {
+        async resolve({ request, set }) {
           Object.assign(set.headers, SECURITY_HEADERS, { "cache-control": "no-store" });
           if (mode === "write" && !fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
-          const session = resolveSession(deps, sessionToken(deps, request));
+          const session = await resolveSession(deps, sessionToken(deps, request));
           if (!session) throw new Unauthorized(NOT_SIGNED_IN);
           if (mode === "write" && !csrfMatches(session, request.headers.get("x-csrf-token"))) throw new CrossSiteRefused();
           return { session };
@@ -109,9 +109,9 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
       const headers = new Headers({ "set-cookie": serializeCookie(loginCookie, "", secure, 0) });
       try {
         const identity = await finishSignIn(deps, oidc, "console", new URL(request.url).searchParams, readCookie(request, loginCookie));
-        const admitted = admit(deps, identity);
-        endPresentedSession(deps, request);
-        const { token } = createSession(deps, { ...admitted, method: "oidc" });
+        const admitted = await admit(deps, identity);
+        await endPresentedSession(deps, request);
+        const { token } = await createSession(deps, { ...admitted, method: "oidc" });
         deps.logger.info({ event: "console_sign_in", method: "oidc", userId: admitted.userId }, "console sign-in");
         const out = redirectHeaders("/console#/profile");
         out.append("set-cookie", serializeCookie(loginCookie, "", secure, 0));
@@ -140,8 +140,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
         }
         if (!fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
         const who = await services.signInWithKey(deps, body.api_key, body.team_name || undefined, address(request, server));
-        endPresentedSession(deps, request);
-        const { token, session } = createSession(deps, { ...who, method: "api_key" });
+        await endPresentedSession(deps, request);
+        const { token, session } = await createSession(deps, { ...who, method: "api_key" });
         deps.logger.info({ event: "console_sign_in", method: "api_key", userId: who.userId }, "console sign-in");
         set.headers["set-cookie"] = sessionCookie(deps, request, token);
         return describeSession(deps, session);
@@ -151,8 +151,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .get("/console/api/session", ({ session }) => describeSession(deps, session), { consoleSession: "read" })
     .delete(
       "/console/api/session",
-      ({ session, request, set }) => {
-        endSession(deps, session);
+      async ({ session, request, set }) => {
+        await endSession(deps, session);
         set.headers["set-cookie"] = clearSessionCookie(deps, request);
         return noContent();
       },
@@ -160,20 +160,20 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     )
     .put(
       "/console/api/session/team",
-      ({ session, body }) => {
-        if (!services.isMember(deps, session.userId, body.team_pk)) throw new NotFound("team");
-        return describeSession(deps, switchTeam(deps, session, body.team_pk));
+      async ({ session, body }) => {
+        if (!(await services.isMember(deps, session.userId, body.team_pk))) throw new NotFound("team");
+        return describeSession(deps, await switchTeam(deps, session, body.team_pk));
       },
       { consoleSession: "write", body: SwitchTeamBody },
     )
 
     // --- profile: the developer key and invitations ---
-    .get("/console/api/key", ({ session }) => ({ api_key: services.developerKey(deps, session.userId) }), { consoleSession: "read" })
+    .get("/console/api/key", async ({ session }) => ({ api_key: await services.developerKey(deps, session.userId) }), { consoleSession: "read" })
     .post(
       "/console/api/key/rotate",
-      ({ session }) => {
-        const { apiKey, keyVersion } = services.rotateDeveloperKey(deps, session.userId);
-        keepAfterRotation(deps, session, keyVersion);
+      async ({ session }) => {
+        const { apiKey, keyVersion } = await services.rotateDeveloperKey(deps, session.userId);
+        await keepAfterRotation(deps, session, keyVersion);
         deps.logger.info({ event: "console_key_rotated", userId: session.userId }, "developer key rotated from the console");
         return { api_key: apiKey };
       },
@@ -181,28 +181,29 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     )
     .post(
       "/console/api/invitations",
-      ({ session, body, set }) => {
+      async ({ session, body, set }) => {
+        const invitation = await services.inviteFromConsole(deps, session.teamId, body.email, session.userId);
         set.status = 201;
-        return services.inviteFromConsole(deps, session.teamId, body.email, session.userId);
+        return invitation;
       },
       { consoleSession: "write", body: InviteBody },
     )
-    .get("/console/api/invitations", ({ session }) => ({ invitations: services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
+    .get("/console/api/invitations", async ({ session }) => ({ invitations: await services.teamInvitations(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/invitations/:pk",
-      ({ session, params }) => {
-        services.withdrawInvitation(deps, session.teamId, Number(params.pk));
+      async ({ session, params }) => {
+        await services.withdrawInvitation(deps, session.teamId, Number(params.pk));
         return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
 
     // --- the signed-in developer's own invitations and teams: joining takes their explicit acceptance ---
-    .get("/console/api/my-invitations", ({ session }) => ({ invitations: services.invitationsOf(deps, session.userId) }), { consoleSession: "read" })
+    .get("/console/api/my-invitations", async ({ session }) => ({ invitations: await services.invitationsOf(deps, session.userId) }), { consoleSession: "read" })
     .post(
       "/console/api/my-invitations/:pk/accept",
-      ({ session, params }) => {
-        const team = services.acceptInvitation(deps, session.userId, Number(params.pk));
+      async ({ session, params }) => {
+        const team = await services.acceptInvitation(deps, session.userId, Number(params.pk));
         deps.logger.info({ event: "invitation_accepted", userId: session.userId, teamId: team.pk }, "developer joined a team by invitation");
         return describeSession(deps, session);
       },
@@ -210,20 +211,20 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     )
     .post(
       "/console/api/my-invitations/:pk/decline",
-      ({ session, params }) => {
-        services.declineInvitation(deps, session.userId, Number(params.pk));
+      async ({ session, params }) => {
+        await services.declineInvitation(deps, session.userId, Number(params.pk));
         return noContent();
       },
       { consoleSession: "write", params: PkParams },
     )
     .post(
       "/console/api/teams/:pk/leave",
-      ({ session, params }) => {
+      async ({ session, params }) => {
         const teamId = Number(params.pk);
-        services.leaveOwnTeam(deps, session.userId, teamId);
+        await services.leaveOwnTeam(deps, session.userId, teamId);
         deps.logger.info({ event: "team_left", userId: session.userId, teamId }, "developer left a team");
         // The session worked in the team it left: it moves to the developer's first remaining team.
-        const current = session.teamId === teamId ? switchTeam(deps, session, services.teamsOf(deps, session.userId)[0]!.pk) : session;
+        const current = session.teamId === teamId ? await switchTeam(deps, session, (await services.teamsOf(deps, session.userId))[0]!.pk) : session;
         return describeSession(deps, current);
       },
       { consoleSession: "write", params: PkParams },
@@ -238,11 +239,11 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
       },
       { consoleSession: "write", body: CreateKeyBody },
     )
-    .get("/console/api/service-accounts", ({ session }) => ({ service_accounts: services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
+    .get("/console/api/service-accounts", async ({ session }) => ({ service_accounts: await services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
     .delete(
       "/console/api/service-accounts/:pk",
-      ({ session, params }) => {
-        services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
+      async ({ session, params }) => {
+        await services.deleteServiceAccount(deps, session.teamId, Number(params.pk));
         return noContent();
       },
       { consoleSession: "write", params: PkParams },
@@ -260,11 +261,11 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     )
     .get(
       "/console/api/players",
-      ({ session, query }) => {
+      async ({ session, query }) => {
         const service = services.players(deps);
-        const page = service.list(session.teamId, query.after || undefined, query.limit ?? 20);
+        const page = await service.list(session.teamId, query.after || undefined, query.limit ?? 20);
         // The API's list leaves external ids out (spec); the console shows them, read through the same service.
-        return { players: page.players.map((p) => service.get(session.teamId, p.pk)), next: page.next };
+        return { players: await Promise.all(page.players.map((p) => service.get(session.teamId, p.pk))), next: page.next };
       },
       { consoleSession: "read", query: PlayersQuery },
     )
@@ -274,8 +275,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     })
     .delete(
       "/console/api/players/:pk",
-      ({ session, params }) => {
-        services.players(deps).remove(session.teamId, Number(params.pk));
+      async ({ session, params }) => {
+        await services.players(deps).remove(session.teamId, Number(params.pk));
         return noContent();
       },
       { consoleSession: "write", params: PkParams },
@@ -289,20 +290,23 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     // --- playground and safety ---
     .get(
       "/console/api/playground",
-      ({ session }) => ({
+      async ({ session }) => ({
         voices: services.voices(deps),
-        policies: services.policies(deps, session.teamId).map((p) => p.name),
+        policies: (await services.policies(deps, session.teamId)).map((p) => p.name),
         default_prompt: DEFAULT_PROMPT,
       }),
       { consoleSession: "read" },
     )
     .get(
       "/console/api/safety",
-      ({ session }) => ({
-        policies: services.policies(deps, session.teamId),
-        team_policies: services.teamPolicies(deps, session.teamId),
-        incidents: services.recentIncidents(deps, session.teamId),
-      }),
+      async ({ session }) => {
+        const [policies, team_policies, incidents] = await Promise.all([
+          services.policies(deps, session.teamId),
+          services.teamPolicies(deps, session.teamId),
+          services.recentIncidents(deps, session.teamId),
+        ]);
+        return { policies, team_policies, incidents };
+      },
       { consoleSession: "read" },
     )
     .post(
@@ -327,8 +331,8 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
 
 // --- helpers ---
 
-function describeSession(deps: Deps, session: ConsoleSession) {
-  const profile = services.developerProfile(deps, session.userId);
+async function describeSession(deps: Deps, session: ConsoleSession) {
+  const profile = await services.developerProfile(deps, session.userId);
   const team = profile.teams.find((t) => t.pk === session.teamId);
   if (!team) throw new Unauthorized(NOT_SIGNED_IN);
   return {

@@ -43,7 +43,7 @@ export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null, starts: Fai
         let admitted;
         try {
           const identity = await finishSignIn(deps, oidc, "sdk", new URLSearchParams({ code: body.code, state: body.state }), null);
-          admitted = admit(deps, identity);
+          admitted = await admit(deps, identity);
         } catch (error) {
           const reason = error instanceof UnknownSignIn ? "unknown_state" : error instanceof SignInFailed ? error.reason : error instanceof AppError ? error.code : null;
           if (reason === null) throw error;
@@ -54,7 +54,7 @@ export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null, starts: Fai
         }
         let teamId = admitted.teamId;
         if (body.team_name !== undefined) {
-          const team = services.teamsOf(deps, admitted.userId).find((t) => t.name === body.team_name);
+          const team = (await services.teamsOf(deps, admitted.userId)).find((t) => t.name === body.team_name);
           if (!team) throw new Unauthorized();
           teamId = team.pk;
         }

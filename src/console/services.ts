@@ -7,9 +7,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError, Unauthorized } from "../errors.ts";
 import { login } from "../auth/login/service.ts";
-import { findUserByEmail, userKeyVersion } from "../users/repo.ts";
 import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
-import { isMember as memberOf } from "../teams/repo.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
@@ -47,46 +45,46 @@ export interface KeySignIn {
 // --- developers and teams ---
 
 /** The developer with this (lower-cased) e-mail, or null. */
-export function findDeveloperByEmail(deps: ConsoleDeps, email: string): { id: number; keyVersion: number } | null {
-  const user = findUserByEmail(deps.db, email);
+export async function findDeveloperByEmail(deps: ConsoleDeps, email: string): Promise<{ id: number; keyVersion: number } | null> {
+  const user = await deps.store.users.findByEmail(email);
   return user ? { id: user.id, keyVersion: user.keyVersion } : null;
 }
 
 /** Name, e-mail and teams of a developer (without the key). */
-export function developerProfile(deps: ConsoleDeps, userId: number): DeveloperProfile {
-  const me = describeMe(deps, userId);
+export async function developerProfile(deps: ConsoleDeps, userId: number): Promise<DeveloperProfile> {
+  const me = await describeMe(deps, userId);
   return { pk: me.pk, name: me.name, email: me.email, teams: me.teams };
 }
 
 /** The developer's API key, in full. */
-export function developerKey(deps: ConsoleDeps, userId: number): string {
-  return describeMe(deps, userId).api_key;
+export async function developerKey(deps: ConsoleDeps, userId: number): Promise<string> {
+  return (await describeMe(deps, userId)).api_key;
 }
 
 /** Rotates the developer's key (ending every token it minted); the new key and version. */
-export function rotateDeveloperKey(deps: ConsoleDeps, userId: number): { apiKey: string; keyVersion: number } {
-  const { user, apiKey } = rotateKey(deps, userId);
+export async function rotateDeveloperKey(deps: ConsoleDeps, userId: number): Promise<{ apiKey: string; keyVersion: number }> {
+  const { user, apiKey } = await rotateKey(deps, userId);
   return { apiKey, keyVersion: user.keyVersion };
 }
 
 /** The developer's current key version, or null when the developer is gone. */
-export function developerKeyVersion(deps: ConsoleDeps, userId: number): number | null {
-  return userKeyVersion(deps.db, userId);
+export function developerKeyVersion(deps: ConsoleDeps, userId: number): Promise<number | null> {
+  return deps.store.users.keyVersion(userId);
 }
 
 /** The developer's teams, oldest first. */
-export function teamsOf(deps: ConsoleDeps, userId: number): TeamRef[] {
+export function teamsOf(deps: ConsoleDeps, userId: number): Promise<TeamRef[]> {
   return teamsOfUser(deps, userId);
 }
 
 /** Whether the developer belongs to the team. */
-export function isMember(deps: ConsoleDeps, userId: number, teamId: number): boolean {
-  return memberOf(deps.db, userId, teamId);
+export function isMember(deps: ConsoleDeps, userId: number, teamId: number): Promise<boolean> {
+  return deps.store.teams.isMember(userId, teamId);
 }
 
 /** Creates the developer account of an invited e-mail at its first single sign-on (in no team yet); their user id. */
-export function registerInvitedDeveloper(deps: ConsoleDeps, input: { email: string; name: string }): number {
-  return registerDeveloper(deps, input).pk;
+export async function registerInvitedDeveloper(deps: ConsoleDeps, input: { email: string; name: string }): Promise<number> {
+  return (await registerDeveloper(deps, input)).pk;
 }
 
 // --- invitations: the team's (invite, list, withdraw) and the developer's own (accept, decline, leave a team) ---
@@ -118,8 +116,8 @@ export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName:
   } catch (error) {
     if (!(error instanceof AppError && error.code === "team_name_required")) throw error;
     // The login service only says this after the key checked out, so looking the key up again reveals nothing.
-    const user = deps.credentials.developer(apiKey);
-    const first = user ? teamsOf(deps, user.id)[0] : undefined;
+    const user = await deps.credentials.developer(apiKey);
+    const first = user ? (await teamsOf(deps, user.id))[0] : undefined;
     if (!first) throw error;
     issued = await login(deps, { api_key: apiKey, team_name: first.name }, client);
   }
@@ -130,36 +128,36 @@ export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName:
 
 /** A developer access token for the developer in `teamId`, through the login service. */
 export async function developerToken(deps: ConsoleDeps, userId: number, teamId: number, client: string): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
-  const team = teamsOf(deps, userId).find((t) => t.pk === teamId);
+  const team = (await teamsOf(deps, userId)).find((t) => t.pk === teamId);
   if (!team) throw new Unauthorized();
-  return login(deps, { api_key: developerKey(deps, userId), team_name: team.name }, client);
+  return login(deps, { api_key: await developerKey(deps, userId), team_name: team.name }, client);
 }
 
 // --- service accounts ---
 
 /** The team's service-account keys (playerCreate keys masked). */
-export function listServiceAccounts(deps: ConsoleDeps, teamId: number): ServiceAccountBody[] {
+export function listServiceAccounts(deps: ConsoleDeps, teamId: number): Promise<ServiceAccountBody[]> {
   return listTeamServiceAccounts(deps, teamId);
 }
 
 /** Creates a service-account key; the answer holds the key in full. */
-export function createServiceAccount(deps: ConsoleDeps, teamId: number, name: string, playerCreate: boolean): ServiceAccountBody {
+export function createServiceAccount(deps: ConsoleDeps, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
   return createSa(deps, teamId, name, playerCreate);
 }
 
 /** Deletes the team's service account (404 for another team's). */
-export function deleteServiceAccount(deps: ConsoleDeps, teamId: number, id: number): void {
-  removeServiceAccount(deps, teamId, id);
+export function deleteServiceAccount(deps: ConsoleDeps, teamId: number, id: number): Promise<void> {
+  return removeServiceAccount(deps, teamId, id);
 }
 
 // --- players ---
 
 export interface ConsolePlayers {
-  create(teamId: number, externalId: string): PlayerBody;
-  list(teamId: number, after: string | undefined, limit: number): PlayerList;
-  get(teamId: number, id: number): PlayerBody;
-  remove(teamId: number, id: number): void;
-  resetFederatedId(teamId: number, id: number): PlayerBody;
+  create(teamId: number, externalId: string): Promise<PlayerBody>;
+  list(teamId: number, after: string | undefined, limit: number): Promise<PlayerList>;
+  get(teamId: number, id: number): Promise<PlayerBody>;
+  remove(teamId: number, id: number): Promise<void>;
+  resetFederatedId(teamId: number, id: number): Promise<PlayerBody>;
 }
 
 /** The players service (create, list, get, reset, delete), team-scoped like the API. */
@@ -182,12 +180,19 @@ export const PLAYGROUND_KEY_NAME = "console playground";
  * "console playground" (listed under Authentication like any other).
  */
 export async function playerToken(deps: ConsoleDeps, teamId: number, playerPk: number, client: string): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
-  const player = players(deps).get(teamId, playerPk);
-  let key = listServiceAccounts(deps, teamId).find((sa) => !sa.permissions.includes("playerCreate"));
+  const player = await players(deps).get(teamId, playerPk);
+  let key = (await listServiceAccounts(deps, teamId)).find((sa) => !sa.permissions.includes("playerCreate"));
   let createdKey = false;
   if (!key) {
-    key = createServiceAccount(deps, teamId, PLAYGROUND_KEY_NAME, false);
-    createdKey = true;
+    try {
+      key = await createServiceAccount(deps, teamId, PLAYGROUND_KEY_NAME, false);
+      createdKey = true;
+    } catch (error) {
+      // Another request (another node) made it a moment ago: use that one.
+      if (!(error instanceof AppError && error.code === "name_taken")) throw error;
+      key = (await listServiceAccounts(deps, teamId)).find((sa) => sa.name === PLAYGROUND_KEY_NAME && !sa.permissions.includes("playerCreate"));
+      if (!key) throw error;
+    }
   }
   const issued = await login(deps, { api_key: key.api_key, federated_id: player.federated_id }, client);
   return { access_token: issued.access_token, expires_in: issued.expires_in, created_key: createdKey };
@@ -203,18 +208,18 @@ export function voices(deps: ConsoleDeps): string[] {
 // --- safety: the same services as GET /api/policies, /api/safety-policies and /api/safety/incidents ---
 
 /** The policies a configuration may name: the built-in ones, then the team's own. */
-export function policies(deps: ConsoleDeps, teamId: number): PolicyInfo[] {
+export function policies(deps: ConsoleDeps, teamId: number): Promise<PolicyInfo[]> {
   return listPolicies(deps, teamId);
 }
 
 /** The team's own safety policies. */
-export function teamPolicies(deps: ConsoleDeps, teamId: number): TeamPolicyView[] {
+export function teamPolicies(deps: ConsoleDeps, teamId: number): Promise<TeamPolicyView[]> {
   return listTeamPolicies(deps, teamId);
 }
 
 /** The team's latest incidents, newest first. */
-export function recentIncidents(deps: ConsoleDeps, teamId: number): IncidentBody[] {
-  return listTeamIncidents(deps, teamId, { limit: 50 }).incidents;
+export async function recentIncidents(deps: ConsoleDeps, teamId: number): Promise<IncidentBody[]> {
+  return (await listTeamIncidents(deps, teamId, { limit: 50 })).incidents;
 }
 
 export { createTeamPolicy, putTeamPolicy } from "../safety-policies/service.ts";

@@ -15,16 +15,6 @@
 import type { ConsoleDeps } from "./services.ts";
 import { developerKeyVersion, isMember } from "./services.ts";
 import { safeEqual } from "../auth/secrets.ts";
-import {
-  deleteOtherSessions,
-  deleteSession,
-  deleteStaleSessions,
-  findSessionByHash,
-  insertSession,
-  setSessionKeyVersion,
-  setSessionTeam,
-  touchSession,
-} from "./repo.ts";
 
 export const SESSION_COOKIE = "hoot_console";
 export const LOGIN_COOKIE = "hoot_console_login";
@@ -45,58 +35,63 @@ export function randomToken(): string {
 }
 
 /** Starts a session; returns the cookie value and the session. */
-export function createSession(
+export async function createSession(
   deps: ConsoleDeps,
   input: { userId: number; teamId: number; keyVersion: number; method: "oidc" | "api_key" },
-): { token: string; session: ConsoleSession } {
+): Promise<{ token: string; session: ConsoleSession }> {
   const now = Date.now();
   const { idleMs, maxMs } = lifetimes(deps);
-  deleteStaleSessions(deps.db, now, now - idleMs);
+  await deps.store.console.deleteStaleSessions(now, now - idleMs);
   const token = randomToken();
-  const row = insertSession(deps.db, { ...input, tokenHash: deps.secrets.lookupHash(token), lastSeenAt: now, expiresAt: now + maxMs });
+  const row = await deps.store.console.insertSession({ ...input, tokenHash: deps.secrets.lookupHash(token), lastSeenAt: now, expiresAt: now + maxMs });
   return { token, session: { id: row.id, userId: row.userId, teamId: row.teamId, method: row.method, csrfToken: csrfToken(deps, token) } };
 }
 
 /** The live session behind a cookie value, or null (and the row is deleted when it has ended). */
-export function resolveSession(deps: ConsoleDeps, token: string | null): ConsoleSession | null {
+export async function resolveSession(deps: ConsoleDeps, token: string | null): Promise<ConsoleSession | null> {
   if (!token || token.length > 100) return null;
-  const row = findSessionByHash(deps.db, deps.secrets.lookupHash(token));
+  const row = await deps.store.console.findSessionByHash(deps.secrets.lookupHash(token));
   if (!row) return null;
   const now = Date.now();
   const { idleMs } = lifetimes(deps);
   const valid =
-    row.expiresAt > now && row.lastSeenAt + idleMs > now && developerKeyVersion(deps, row.userId) === row.keyVersion && isMember(deps, row.userId, row.teamId);
+    row.expiresAt > now &&
+    row.lastSeenAt + idleMs > now &&
+    (await developerKeyVersion(deps, row.userId)) === row.keyVersion &&
+    (await isMember(deps, row.userId, row.teamId));
   if (!valid) {
-    deleteSession(deps.db, row.id);
+    await deps.store.console.deleteSession(row.id);
     return null;
   }
-  if (now - row.lastSeenAt > TOUCH_EVERY_MS) touchSession(deps.db, row.id, now);
+  if (now - row.lastSeenAt > TOUCH_EVERY_MS) await deps.store.console.touchSession(row.id, now);
   return { id: row.id, userId: row.userId, teamId: row.teamId, method: row.method, csrfToken: csrfToken(deps, token) };
 }
 
 /** Ends a session (sign-out). */
-export function endSession(deps: ConsoleDeps, session: ConsoleSession): void {
-  deleteSession(deps.db, session.id);
+export function endSession(deps: ConsoleDeps, session: ConsoleSession): Promise<void> {
+  return deps.store.console.deleteSession(session.id);
 }
 
 /** Ends the session this request already carries, if any (a new sign-in replaces it rather than adding one). */
-export function endPresentedSession(deps: ConsoleDeps, request: Request): void {
+export async function endPresentedSession(deps: ConsoleDeps, request: Request): Promise<void> {
   const token = sessionToken(deps, request);
   if (!token || token.length > 100) return;
-  const row = findSessionByHash(deps.db, deps.secrets.lookupHash(token));
-  if (row) deleteSession(deps.db, row.id);
+  const row = await deps.store.console.findSessionByHash(deps.secrets.lookupHash(token));
+  if (row) await deps.store.console.deleteSession(row.id);
 }
 
 /** Points a session at another team of its developer. */
-export function switchTeam(deps: ConsoleDeps, session: ConsoleSession, teamId: number): ConsoleSession {
-  setSessionTeam(deps.db, session.id, teamId);
+export async function switchTeam(deps: ConsoleDeps, session: ConsoleSession, teamId: number): Promise<ConsoleSession> {
+  await deps.store.console.setSessionTeam(session.id, teamId);
   return { ...session, teamId };
 }
 
 /** After the developer rotated their key from this session: this session lives on, every other one ends. */
-export function keepAfterRotation(deps: ConsoleDeps, session: ConsoleSession, keyVersion: number): void {
-  setSessionKeyVersion(deps.db, session.id, keyVersion);
-  deleteOtherSessions(deps.db, session.userId, session.id);
+export async function keepAfterRotation(deps: ConsoleDeps, session: ConsoleSession, keyVersion: number): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    await tx.console.setSessionKeyVersion(session.id, keyVersion);
+    await tx.console.deleteOtherSessions(session.userId, session.id);
+  });
 }
 
 /** Whether `presented` is the CSRF token of the session behind `token`. */

@@ -20,9 +20,8 @@
 import type { ConsoleDeps } from "./services.ts";
 import { developerKeyVersion, findDeveloperByEmail, isInvited, joinFirstInvitingTeam, registerInvitedDeveloper, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
-import { countLogins, deleteExpiredLogins, insertLogin, takeLogin } from "./repo.ts";
 import { randomToken } from "./sessions.ts";
-import { SignInRefused, TooManyRequests } from "../errors.ts";
+import { AppError, SignInRefused, TooManyRequests } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
 import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
 
@@ -66,11 +65,11 @@ export async function beginSignIn(
   if (wait > 0) throw new TooManyRequests(wait, "Too many sign-ins were started from your address; try again later.");
   // The limiter counts "failures"; here every start counts.
   gate.starts.recordFailure(bucket, now);
-  deleteExpiredLogins(deps.db, now);
-  if (countLogins(deps.db, purpose) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  await deps.store.console.deleteExpiredLogins(now);
+  if ((await deps.store.console.countLogins(purpose)) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
-  insertLogin(deps.db, {
+  await deps.store.console.insertLogin({
     stateHash: deps.secrets.lookupHash(pending.state),
     purpose,
     browserHash: browser ? deps.secrets.lookupHash(browser) : null,
@@ -95,7 +94,7 @@ export async function finishSignIn(
 ): Promise<Identity> {
   const state = params.get("state");
   if (!state || state.length > 512) throw new UnknownSignIn();
-  const row = takeLogin(deps.db, deps.secrets.lookupHash(state));
+  const row = await deps.store.console.takeLogin(deps.secrets.lookupHash(state));
   if (!row || row.purpose !== purpose || row.expiresAt < Date.now()) throw new UnknownSignIn();
   if (purpose === "console" && (!browser || !row.browserHash || !safeEqual(deps.secrets.lookupHash(browser), row.browserHash))) throw new UnknownSignIn();
   const verifier = deps.secrets.decrypt(row.codeVerifierEnc);
@@ -104,7 +103,7 @@ export async function finishSignIn(
 }
 
 /** Lets a signed-in identity in as a developer (a new one joins the team that invited them), or throws SignInRefused. */
-export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
+export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admitted> {
   const email = identity.email;
   if (!email || !identity.emailVerified) {
     throw new SignInRefused(
@@ -114,13 +113,26 @@ export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
         : "Your identity provider did not share an e-mail address. hoot asks for the openid, email and profile scopes; allow them, then sign in again.",
     );
   }
-  return deps.db.transaction(() => {
-    const existing = findDeveloperByEmail(deps, email);
+  const name = identity.name?.trim() || email.split("@")[0]!;
+  try {
+    return await admitVerified(deps, email, name);
+  } catch (error) {
+    // Two callbacks for one new e-mail at once (PostgreSQL, two nodes): the unique e-mail index lets one create
+    // the account; the other runs again and finds it.
+    if (!(error instanceof AppError && error.code === "email_taken")) throw error;
+    return admitVerified(deps, email, name);
+  }
+}
+
+function admitVerified(deps: ConsoleDeps, email: string, name: string): Promise<Admitted> {
+  return deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    const existing = await findDeveloperByEmail(inTx, email);
     let userId: number;
     let teamId: number | undefined;
     if (existing) {
       userId = existing.id;
-      teamId = teamsOf(deps, userId)[0]?.pk;
+      teamId = (await teamsOf(inTx, userId))[0]?.pk;
       if (teamId === undefined) {
         throw new SignInRefused(
           "no_team",
@@ -128,17 +140,17 @@ export function admit(deps: ConsoleDeps, identity: Identity): Admitted {
         );
       }
     } else {
-      if (!isInvited(deps, email)) {
+      if (!(await isInvited(inTx, email))) {
         throw new SignInRefused(
           "not_a_developer",
           `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
         );
       }
-      userId = registerInvitedDeveloper(deps, { email, name: identity.name?.trim() || email.split("@")[0]! });
-      teamId = joinFirstInvitingTeam(deps, userId, email) ?? undefined;
+      userId = await registerInvitedDeveloper(inTx, { email, name });
+      teamId = (await joinFirstInvitingTeam(inTx, userId, email)) ?? undefined;
       if (teamId === undefined) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
     }
-    const keyVersion = developerKeyVersion(deps, userId);
+    const keyVersion = await developerKeyVersion(inTx, userId);
     if (keyVersion === null) throw new SignInRefused("not_a_developer", `${email} is not a developer on this hoot server.`);
     return { userId, teamId, keyVersion };
   });

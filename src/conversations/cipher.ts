@@ -5,12 +5,10 @@
  *  - AES-256-GCM, stored as 12-byte random IV || ciphertext || 16-byte tag;
  *  - the player id and the role are authenticated data, so a row copied to another player or relabelled
  *    from "assistant" to "user" no longer opens;
- *  - the cipher travels with the database handle (bound once when the server or an admin command opens the
- *    database), so every caller of the conversation service keeps its signature; a handle without a cipher
- *    refuses to store words rather than write them in the clear.
+ *  - the cipher is part of the dependencies (deps.textCipher, built from the master key with the others), and
+ *    the conversation service takes it explicitly: the repositories below never see a word in the clear.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import type { Db } from "../db/client.ts";
 
 export interface TextCipher {
   seal(text: string, playerId: number, role: string): Buffer;
@@ -43,18 +41,4 @@ export function createTextCipher(master: Uint8Array): TextCipher {
       }
     },
   };
-}
-
-const bound = new WeakMap<Db, TextCipher>();
-
-/** Binds the conversation cipher to an open database handle (server start, admin commands). */
-export function bindTextCipher(db: Db, cipher: TextCipher): void {
-  bound.set(db, cipher);
-}
-
-/** The cipher bound to `db`; throws when none was bound, so words are never written in the clear. */
-export function textCipherOf(db: Db): TextCipher {
-  const cipher = bound.get(db);
-  if (!cipher) throw new Error("no conversation cipher is bound to this database handle");
-  return cipher;
 }

@@ -1,29 +1,31 @@
 /**
  * Player memory: each player's conversation is stored (deleted with the player) and the newest messages
  * that fit a character budget are given to the model, across sockets and restarts. Messages older than the
- * retention period are purged by a periodic job. The words are stored encrypted (cipher.ts); rows written by
- * older versions in plain text are still read, and are sealed at the next start (`sealPlainMessages`).
+ * retention period are purged by a periodic job. The words are stored encrypted (cipher.ts) on both databases;
+ * rows written by older SQLite versions in plain text are still read, and are sealed at the next start
+ * (`sealPlainMessages`).
  */
-import type { Db } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
 import { retryWhileBusy } from "../db/busy.ts";
-import { scrubDeletedData } from "../db/scrub.ts";
+import { rootCause } from "../db/errors.ts";
 import type { Logger } from "../log.ts";
 import type { HistoryMessage } from "../engine/types.ts";
-import { textCipherOf } from "./cipher.ts";
-import { appendSealed, deleteMessagesBefore, newestRows, plainRows, sealRows, type Role } from "./repo.ts";
+import type { Role } from "./repo.ts";
+
+/** What the conversation service needs: the store, the cipher, and the database (to scrub after deleting). */
+export type ConversationDeps = Pick<Deps, "store" | "textCipher" | "database">;
 
 // Rows fetched per turn: enough to fill the budget with short messages, never the whole table.
 const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
 
 /** The newest messages of a player that fit `budgetChars`, oldest first. */
-export function loadHistory(db: Db, playerId: number, budgetChars: number): HistoryMessage[] {
+export async function loadHistory(deps: Pick<Deps, "store" | "textCipher">, playerId: number, budgetChars: number): Promise<HistoryMessage[]> {
   if (budgetChars <= 0) return [];
-  const cipher = textCipherOf(db);
   const out: HistoryMessage[] = [];
   let used = 0;
-  for (const row of newestRows(db, playerId, maxRows(budgetChars))) {
+  for (const row of await deps.store.conversations.newest(playerId, maxRows(budgetChars))) {
     // A row that does not open (tampered with, or moved from another player) is left out, never shown.
-    const text = row.sealed ? cipher.open(row.sealed, playerId, row.role) : row.text;
+    const text = row.sealed ? deps.textCipher.open(row.sealed, playerId, row.role) : row.text;
     if (text === null) continue;
     used += text.length;
     if (used > budgetChars) break;
@@ -33,50 +35,49 @@ export function loadHistory(db: Db, playerId: number, budgetChars: number): Hist
 }
 
 /** Stores one finished turn: the child's words (unless the turn had none) and what was actually sent back. */
-export function recordTurn(db: Db, playerId: number, userText: string | null, replyText: string): void {
-  const cipher = textCipherOf(db);
+export async function recordTurn(deps: Pick<Deps, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string): Promise<void> {
   const messages: { role: Role; sealed: Buffer }[] = [];
-  if (userText !== null) messages.push({ role: "user", sealed: cipher.seal(userText, playerId, "user") });
-  if (replyText.trim() !== "") messages.push({ role: "assistant", sealed: cipher.seal(replyText, playerId, "assistant") });
-  appendSealed(db, playerId, messages);
+  if (userText !== null) messages.push({ role: "user", sealed: deps.textCipher.seal(userText, playerId, "user") });
+  if (replyText.trim() !== "") messages.push({ role: "assistant", sealed: deps.textCipher.seal(replyText, playerId, "assistant") });
+  await deps.store.conversations.append(playerId, messages);
 }
 
 /**
- * `recordTurn`, waiting asynchronously (up to `deadlineMs`) while another process holds the write lock,
- * then DatabaseBusy. The turn is one transaction, so trying again never stores it twice.
- * @example await saveTurn(db, playerId, "hi", "Hello!", config.dbLockTimeoutMs)
+ * `recordTurn`, waiting asynchronously (up to `deadlineMs`) while the database is busy (another process holds
+ * SQLite's write lock; a PostgreSQL lock timeout), then DatabaseBusy. The turn is written all or nothing, so
+ * trying again never stores it twice.
+ * @example await saveTurn(deps, playerId, "hi", "Hello!", config.dbLockTimeoutMs)
  */
-export function saveTurn(db: Db, playerId: number, userText: string | null, replyText: string, deadlineMs: number): Promise<void> {
-  return retryWhileBusy(() => recordTurn(db, playerId, userText, replyText), deadlineMs);
+export function saveTurn(deps: Pick<Deps, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string, deadlineMs: number): Promise<void> {
+  return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
 /** Deletes conversation data older than `retentionDays`; returns the number of messages removed. */
-export function purgeExpired(db: Db, retentionDays: number, now = Date.now()): number {
-  const removed = deleteMessagesBefore(db, now - retentionDays * 86_400_000);
-  if (removed > 0) scrubDeletedData(db);
+export async function purgeExpired(deps: Pick<Deps, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
+  const removed = await deps.store.conversations.deleteBefore(now - retentionDays * 86_400_000);
+  if (removed > 0) deps.database.scrubDeletedData();
   return removed;
 }
 
 /** Seals every message an older version stored in plain text; returns how many. Run at start. */
-export function sealPlainMessages(db: Db): number {
-  const cipher = textCipherOf(db);
+export async function sealPlainMessages(deps: ConversationDeps): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = plainRows(db, 500);
+    const rows = await deps.store.conversations.plainRows(500);
     if (rows.length === 0) break;
-    sealRows(
-      db,
-      rows.map((r) => ({ id: r.id, sealed: cipher.seal(r.text, r.playerId, r.role) })),
-    );
+    await deps.store.conversations.seal(rows.map((r) => ({ id: r.id, sealed: deps.textCipher.seal(r.text, r.playerId, r.role) })));
     total += rows.length;
   }
   // The plain text is overwritten in the pages (secure_delete); this also clears it from the WAL.
-  if (total > 0) scrubDeletedData(db);
+  if (total > 0) deps.database.scrubDeletedData();
   return total;
 }
 
-/** Runs `purgeExpired` now and every `intervalMs`, waiting asynchronously for the write lock; returns a stop function. */
-export function startRetentionJob(db: Db, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
+/**
+ * Runs `purgeExpired` now and every `intervalMs`, waiting asynchronously while the database is busy; returns a
+ * stop function. (With several nodes each runs it; deleting what another node already deleted is harmless.)
+ */
+export function startRetentionJob(deps: Pick<Deps, "store" | "database">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
   let running = false;
   let stopped = false;
   const run = async () => {
@@ -84,10 +85,10 @@ export function startRetentionJob(db: Db, retentionDays: number, intervalMs: num
     running = true;
     try {
       // After a stop the database may be closed: a pending retry then does nothing.
-      const removed = await retryWhileBusy(() => (stopped ? 0 : purgeExpired(db, retentionDays)), lockDeadlineMs);
+      const removed = await retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
       if (removed > 0) logger.info({ event: "retention_purge", removed }, "purged old conversation data");
     } catch (error) {
-      logger.error({ event: "retention_purge_failed", err: (error as Error).message }, "retention purge failed");
+      if (!stopped) logger.error({ event: "retention_purge_failed", err: describeError(error) }, "retention purge failed");
     } finally {
       running = false;
     }
@@ -99,4 +100,10 @@ export function startRetentionJob(db: Db, retentionDays: number, intervalMs: num
     stopped = true;
     clearInterval(timer);
   };
+}
+
+// The driver's message, never drizzle's wrapper (which repeats the query's parameters).
+function describeError(error: unknown): string {
+  const cause = rootCause(error);
+  return cause instanceof Error ? cause.message : String(cause);
 }

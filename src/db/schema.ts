@@ -153,7 +153,7 @@ export const consoleLogins = sqliteTable(
   (table) => [index("console_logins_expires").on(table.expiresAt)],
 );
 
-/** An e-mail invited to a team: whoever signs in with that verified e-mail joins the team. */
+/** An e-mail invited to a team, until accepted, declined or withdrawn (the rules: src/invitations/service.ts). */
 export const consoleInvitations = sqliteTable(
   "console_invitations",
   {

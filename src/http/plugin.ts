@@ -6,8 +6,8 @@
  */
 import { Elysia, ValidationError } from "elysia";
 import type { Deps } from "../deps.ts";
-import { AppError, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
-import { isBusyError, waitForWriteLock } from "../db/busy.ts";
+import { AppError, Conflict, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
+import { isBusyError, isConnectionError, isUniqueViolation, rootCause } from "../db/errors.ts";
 import { describeValidation } from "./validation.ts";
 import { parseJsonBody } from "./json-body.ts";
 import type { BodyGuard } from "./body-guard.ts";
@@ -33,7 +33,7 @@ export interface Lifecycle {
 }
 
 /** The HTTP plumbing plugin. `bodies` checks bodies against their route's schema while they are parsed. */
-export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "sqlite">, lifecycle: Lifecycle, bodies: BodyGuard) {
+export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "database">, lifecycle: Lifecycle, bodies: BodyGuard) {
   const info = new WeakMap<Request, RequestInfo>();
   const requestIdOf = (request: Request) => info.get(request)?.id ?? crypto.randomUUID();
   const cors = createCorsPolicy(deps.config.corsOrigins, deps.config.wsOrigins);
@@ -69,7 +69,7 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "s
       const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
       if (body !== undefined) bodies.check(request.method, route, body);
       if (WRITE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(`${request.method} ${route}`)) {
-        await waitForWriteLock(deps.sqlite, deps.config.dbLockTimeoutMs);
+        await deps.database.waitForWriteLock(deps.config.dbLockTimeoutMs);
       }
       return body;
     })
@@ -115,7 +115,8 @@ function checkBody(request: Request, limit: number): void {
 
 function mapError(code: string | number, error: unknown): unknown {
   if (error instanceof AppError) return error;
-  if (isBusyError(error)) return new DatabaseBusy();
+  const database = mapDatabaseError(error);
+  if (database) return database;
   if (error instanceof ValidationError) {
     if (error.type === "params") return new InvalidRequest("The id in the path must be a positive whole number.", "invalid_path");
     const where = error.type === "query" ? "query" : "body";
@@ -125,12 +126,26 @@ function mapError(code: string | number, error: unknown): unknown {
     // Elysia wraps whatever our parser threw (413, invalid_body, a validation sentence) in its ParseError.
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof AppError) return cause;
-    if (isBusyError(cause)) return new DatabaseBusy();
+    const database = mapDatabaseError(cause);
+    if (database) return database;
     return new InvalidRequest("The request body is not valid JSON.", "invalid_json");
   }
   if (code === "NOT_FOUND") return new NotFound("route");
   if (code === "INVALID_COOKIE_SIGNATURE") return new InvalidRequest("Invalid cookie.");
   return error;
+}
+
+/**
+ * Database errors a service did not turn into its own answer: busy (503 database_busy), PostgreSQL gone (503
+ * unavailable), a unique index refusing a duplicate that two requests raced to write (409), an id past the
+ * column's range, which names nothing (404).
+ */
+function mapDatabaseError(error: unknown): AppError | null {
+  if (isBusyError(error)) return new DatabaseBusy();
+  if (isConnectionError(error)) return new Unavailable("The database cannot be reached; try again shortly.");
+  if (isUniqueViolation(error)) return new Conflict("This conflicts with something stored at the same moment; try again.");
+  if ((rootCause(error) as { errno?: unknown } | null)?.errno === "22003") return new NotFound();
+  return null;
 }
 
 // The first problem is enough to name the field (Elysia's `all` would walk every error again).
@@ -139,6 +154,8 @@ function firstErrors(error: ValidationError): { path?: string; message?: string;
   return first ? [first] : [];
 }
 
+// The driver's own error, never drizzle's wrapper: its message repeats the query's parameters.
 function errorSummary(error: unknown): { name: string; message: string } {
-  return error instanceof Error ? { name: error.name, message: error.message.slice(0, 200) } : { name: "unknown", message: "" };
+  const cause = rootCause(error);
+  return cause instanceof Error ? { name: cause.name, message: cause.message.slice(0, 200) } : { name: "unknown", message: "" };
 }

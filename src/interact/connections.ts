@@ -39,9 +39,9 @@ interface Connection {
 
 /**
  * The bookkeeping for one server.
- * @example const connections = createConnections(deps, engine, conversationHistory(deps.db, budget))
+ * @example const connections = createConnections(deps, engine, conversationHistory(deps, budget))
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "db">, engine: Engine, history: History): Connections {
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store">, engine: Engine, history: History): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
   const pendingByAddress = new Map<string, number>();
@@ -59,7 +59,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
   const ports: Omit<SessionPorts, "admit"> = {
     engine,
     history,
-    stored: storedConfigLookup(deps.db),
+    stored: storedConfigLookup(deps.store),
     logger,
     safety: createSafetyPorts(deps),
     limits: {

@@ -4,9 +4,8 @@
  * one wraps src/conversations. `record` may be slow or fail (a busy database): the turn waits for it before
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
-import type { Db } from "../db/client.ts";
 import type { HistoryMessage } from "../engine/types.ts";
-import { loadHistory, saveTurn } from "../conversations/service.ts";
+import { loadHistory, saveTurn, type ConversationDeps } from "../conversations/service.ts";
 
 /** One finished turn as it is remembered. */
 export interface TurnRecord {
@@ -25,12 +24,12 @@ export interface History {
 
 /**
  * History kept in the database through src/conversations, `budgetChars` of it given to each turn.
- * @example const history = conversationHistory(deps.db, config.historyBudgetChars)
+ * @example const history = conversationHistory(deps, config.historyBudgetChars)
  */
-export function conversationHistory(db: Db, budgetChars: number, lockDeadlineMs = 5000): History {
+export function conversationHistory(deps: Pick<ConversationDeps, "store" | "textCipher">, budgetChars: number, lockDeadlineMs = 5000): History {
   return {
-    load: async (playerId) => loadHistory(db, playerId, budgetChars),
-    // saveTurn waits asynchronously while another process holds the write lock (never blocking the event loop).
-    record: (playerId, turn) => saveTurn(db, playerId, turn.userText, turn.reply, lockDeadlineMs),
+    load: (playerId) => loadHistory(deps, playerId, budgetChars),
+    // saveTurn waits asynchronously while the database is busy (never blocking the event loop).
+    record: (playerId, turn) => saveTurn(deps, playerId, turn.userText, turn.reply, lockDeadlineMs),
   };
 }

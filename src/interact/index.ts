@@ -26,7 +26,7 @@ export interface Interact {
 
 /** The interact controller and its connections. */
 export function interactRoutes(deps: Deps, engine: Engine): Interact {
-  const connections = createConnections(deps, engine, conversationHistory(deps.db, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
+  const connections = createConnections(deps, engine, conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
   // Built on its first request, off the start-up path.
   let document: string | null = null;
   const plugin = new Elysia({ name: "interact" })

@@ -10,7 +10,7 @@ import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service
 import type { SafetyPorts } from "./safety.ts";
 
 /** The safety ports over the database and settings; starts loading the rules in the background. */
-export function createSafetyPorts(deps: Pick<Deps, "db" | "config" | "logger" | "metrics">): SafetyPorts {
+export function createSafetyPorts(deps: Pick<Deps, "store" | "config" | "logger" | "metrics">): SafetyPorts {
   const moderation = buildModeration(deps.config);
   const logger = deps.logger.child({ component: "safety" });
   // Off the start-up path: the rules load and compile on a timer, after the server starts listening.
@@ -18,6 +18,8 @@ export function createSafetyPorts(deps: Pick<Deps, "db" | "config" | "logger" | 
   return {
     findTeamPolicy: (teamId, name) => resolveStoredPolicy(deps, teamId, name),
     teamPolicyNames: (teamId) => teamPolicyNames(deps, teamId),
+    // Never rejects: a write that fails is logged and counted. An input's incident is awaited by the turn up to
+    // its first attempt; retries while the database is busy go on in the background.
     recordIncident: incidentRecorder(deps, logger),
     moderation: moderation.provider,
     moderationTimeoutMs: moderation.timeoutMs,

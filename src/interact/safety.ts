@@ -44,9 +44,9 @@ export interface SafetyPorts {
   /** The team's own policy called `name`, searching that team only; null when it has none by that name. */
   findTeamPolicy(teamId: number, name: string): StoredPolicy | null | Promise<StoredPolicy | null>;
   /** The team's policy names (for the error that lists what may be named). */
-  teamPolicyNames(teamId: number): string[];
-  /** Records an escalation; must not throw. */
-  recordIncident(incident: IncidentRecord): void;
+  teamPolicyNames(teamId: number): string[] | Promise<string[]>;
+  /** Records an escalation; must not throw (nor reject). An input's incident is awaited before the turn goes on (the app's recorder settles after its first attempt, retrying a busy database in the background). */
+  recordIncident(incident: IncidentRecord): void | Promise<void>;
   /** A moderation model behind the rules (HOOT_MODERATION_PROVIDER), or null. */
   moderation: ModerationProvider | null;
   moderationTimeoutMs: number;
@@ -124,7 +124,7 @@ export class SessionGuard {
     const name = lib.policyName(ref);
     const stored = teamId === undefined ? null : await this.ports.findTeamPolicy(teamId, name);
     if (stored === null) {
-      const available = ["default", ...safetyPolicyNames(), ...(teamId === undefined ? [] : this.ports.teamPolicyNames(teamId).slice(0, 50))];
+      const available = ["default", ...safetyPolicyNames(), ...(teamId === undefined ? [] : (await this.ports.teamPolicyNames(teamId)).slice(0, 50))];
       return `field "config.safety_policy": unknown policy "${name}" (available: ${available.join(", ")})`;
     }
     if ("invalid" in stored) return `field "config.safety_policy": the team policy "${name}" cannot be used (${stored.invalid}); fix it with PUT /api/safety-policies/${name}`;
@@ -139,26 +139,26 @@ export class SessionGuard {
       screen: async (text, signal) => {
         const lib = await safetyLibrary();
         const checker = configured ?? this.wrap(lib, lib.builtinPolicy(null) as CompiledPolicy);
-        const record = (incident: Incident): void => {
+        const record = (incident: Incident): void | Promise<void> => {
           if (player.teamId === undefined) return;
-          this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
+          return this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
         };
         let context = "";
         const safety: TurnSafety = {
           checkOutput: checker.policy.checksOutput ? (unit, unitSignal) => checker.checkOutput(unit, { stance: this.state.stance, context, signal: unitSignal }) : null,
-          onIncident: record,
+          onIncident: (incident) => void record(incident),
         };
         if (isSpeakFirst(text)) return { text, reply: null, notices: [], stored: null, safety };
         try {
           const verdict = await checker.checkInput(text, { stance: this.state.stance, signal });
           context = verdict.text;
           const notices = [...verdict.notices];
-          if (verdict.incident) record(verdict.incident);
+          if (verdict.incident) await record(verdict.incident);
           const step = lib.observe(this.state, verdict.intercepted, checker.policy.strictAfter);
           this.state = step.state;
           if (step.escalated) {
             notices.push({ category: "boundary_testing", action: "escalate" });
-            record({ category: "boundary_testing", action: "escalate", direction: "input" });
+            await record({ category: "boundary_testing", action: "escalate", direction: "input" });
             this.logger.info({ event: "safety_stance", session: this.sessionId, attempts: step.state.attempts }, "session moved to the heightened safety stance");
           }
           const stored = verdict.reply === null ? verdict.text : WITHHELD;

@@ -13,18 +13,18 @@
  * - a brand-new account made by single sign-on with the invited, verified e-mail joins the team that invited
  *   it first (the invitation was for exactly that e-mail, and nobody else holds the new account's key); later
  *   invitations wait for acceptance like any other;
- * - a developer may leave a team, but not their last one (a developer in no team cannot sign in anywhere).
+ * - a developer may leave a team, but not their last one (a developer in no team cannot sign in anywhere);
+ *   on PostgreSQL the developer's row is locked first, so two nodes cannot each remove one of their last two.
+ * An invitation is used once: accepting, declining and withdrawing delete it and act only on the row they
+ * deleted, so two requests racing for one invitation (on one node or two) cannot both use it.
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { ConsoleInvitation } from "../db/schema.ts";
-import { isMember } from "../teams/repo.ts";
 import { joinTeam, leaveTeam, teamsOf } from "../teams/service.ts";
-import { findUserByEmail, getUser } from "../users/repo.ts";
 import { normalizeEmail } from "../users/email.ts";
-import { deleteInvitation, insertInvitation, invitationsFor, listInvitations, takeInvitationFor } from "./repo.ts";
 
-type InvitationDeps = Pick<Deps, "db">;
+type InvitationDeps = Pick<Deps, "store">;
 
 export interface TeamInvitation {
   pk: number;
@@ -45,90 +45,97 @@ export type InviteOutcome =
 
 /**
  * Invites `email` to `teamId` on behalf of `invitedBy`; says whether a new invitation was made, or why not.
- * @example inviteToTeam(deps, { teamId: 3, email: "ada@example.com", invitedBy: 7 })
+ * @example await inviteToTeam(deps, { teamId: 3, email: "ada@example.com", invitedBy: 7 })
  */
-export function inviteToTeam(deps: InvitationDeps, input: { teamId: number; email: string; invitedBy: number | null }): InviteOutcome {
+export async function inviteToTeam(deps: InvitationDeps, input: { teamId: number; email: string; invitedBy: number | null }): Promise<InviteOutcome> {
   const email = normalizeEmail(input.email);
-  return deps.db.transaction(() => {
-    const existing = findUserByEmail(deps.db, email);
-    if (existing && isMember(deps.db, existing.id, input.teamId)) return { status: "already_member", email };
-    const row = insertInvitation(deps.db, { teamId: input.teamId, email, invitedBy: input.invitedBy });
+  return deps.store.transaction(async (tx): Promise<InviteOutcome> => {
+    const existing = await tx.users.findByEmail(email);
+    if (existing && (await tx.teams.isMember(existing.id, input.teamId))) return { status: "already_member", email };
+    // The unique (team, e-mail) index decides "already invited", also when two nodes invite at once.
+    const row = await tx.invitations.insert({ teamId: input.teamId, email, invitedBy: input.invitedBy });
     if (!row) return { status: "already_invited", email };
     return { status: "invited", email, invitation: showForTeam(row) };
   });
 }
 
 /** The console's invite: 201 with the invitation, or 409 `already_member` / `already_invited`. */
-export function inviteFromConsole(deps: InvitationDeps, teamId: number, email: string, invitedBy: number): TeamInvitation {
-  const outcome = inviteToTeam(deps, { teamId, email, invitedBy });
+export async function inviteFromConsole(deps: InvitationDeps, teamId: number, email: string, invitedBy: number): Promise<TeamInvitation> {
+  const outcome = await inviteToTeam(deps, { teamId, email, invitedBy });
   if (outcome.status === "already_member") throw new Conflict(`${outcome.email} is already in this team.`, "already_member");
   if (outcome.status === "already_invited") throw new Conflict(`${outcome.email} is already invited to this team.`, "already_invited");
   return outcome.invitation;
 }
 
 /** A team's pending invitations, oldest first. */
-export function teamInvitations(deps: InvitationDeps, teamId: number): TeamInvitation[] {
-  return listInvitations(deps.db, teamId).map(showForTeam);
+export async function teamInvitations(deps: InvitationDeps, teamId: number): Promise<TeamInvitation[]> {
+  return (await deps.store.invitations.listForTeam(teamId)).map(showForTeam);
 }
 
 /** Withdraws the team's invitation `id` (404 for another team's). */
-export function withdrawInvitation(deps: InvitationDeps, teamId: number, id: number): void {
-  if (!deleteInvitation(deps.db, teamId, id)) throw new NotFound("invitation");
+export async function withdrawInvitation(deps: InvitationDeps, teamId: number, id: number): Promise<void> {
+  if (!(await deps.store.invitations.delete(teamId, id))) throw new NotFound("invitation");
 }
 
 /** The invitations waiting for developer `userId` (by their e-mail), oldest first. */
-export function invitationsOf(deps: InvitationDeps, userId: number): MyInvitation[] {
-  const user = getUser(deps.db, userId);
+export async function invitationsOf(deps: InvitationDeps, userId: number): Promise<MyInvitation[]> {
+  const user = await deps.store.users.get(userId);
   if (!user) return [];
-  return invitationsFor(deps.db, user.email).map((i) => ({ pk: i.id, team: { pk: i.teamId, name: i.teamName }, created_at: iso(i.createdAt) }));
+  return (await deps.store.invitations.listForEmail(user.email)).map((i) => ({ pk: i.id, team: { pk: i.teamId, name: i.teamName }, created_at: iso(i.createdAt) }));
 }
 
 /** Developer `userId` accepts their invitation `id` and joins its team; the team. 404 when it is not theirs. */
-export function acceptInvitation(deps: InvitationDeps, userId: number, id: number): { pk: number; name: string } {
-  return deps.db.transaction(() => {
-    const row = takeOwn(deps, userId, id);
-    joinTeam(deps, row.teamId, userId);
-    const team = teamsOf(deps, userId).find((t) => t.pk === row.teamId);
+export async function acceptInvitation(deps: InvitationDeps, userId: number, id: number): Promise<{ pk: number; name: string }> {
+  return deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    const row = await takeOwn(inTx, userId, id);
+    await joinTeam(inTx, row.teamId, userId);
+    const team = (await teamsOf(inTx, userId)).find((t) => t.pk === row.teamId);
     if (!team) throw new NotFound("invitation");
     return team;
   });
 }
 
 /** Developer `userId` declines their invitation `id`; 404 when it is not theirs. */
-export function declineInvitation(deps: InvitationDeps, userId: number, id: number): void {
-  takeOwn(deps, userId, id);
+export async function declineInvitation(deps: InvitationDeps, userId: number, id: number): Promise<void> {
+  await takeOwn(deps, userId, id);
 }
 
 /** Developer `userId` leaves `teamId`; 404 when not a member, 409 `last_team` for their only team. */
-export function leaveOwnTeam(deps: InvitationDeps, userId: number, teamId: number): void {
-  deps.db.transaction(() => {
-    const teams = teamsOf(deps, userId);
+export async function leaveOwnTeam(deps: InvitationDeps, userId: number, teamId: number): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    if (!(await tx.users.lock(userId))) throw new NotFound("team");
+    const teams = await teamsOf(inTx, userId);
     if (!teams.some((t) => t.pk === teamId)) throw new NotFound("team");
     if (teams.length === 1) throw new Conflict("This is your only team: a developer must belong to at least one. Join another team first.", "last_team");
-    leaveTeam(deps, teamId, userId);
+    await leaveTeam(inTx, teamId, userId);
   });
 }
 
 /**
- * For a developer account single sign-on has just created for `email`: joins the team that invited the
- * e-mail first and uses up that invitation; null when nobody invited it.
+ * For a developer account single sign-on has just created for `email` (call inside that transaction): joins
+ * the team that invited the e-mail first and uses up that invitation; null when nobody invited it.
  */
-export function joinFirstInvitingTeam(deps: InvitationDeps, userId: number, email: string): number | null {
-  const first = invitationsFor(deps.db, email)[0];
-  if (!first) return null;
-  takeInvitationFor(deps.db, email, first.id);
-  joinTeam(deps, first.teamId, userId);
-  return first.teamId;
+export async function joinFirstInvitingTeam(deps: InvitationDeps, userId: number, email: string): Promise<number | null> {
+  for (const candidate of await deps.store.invitations.listForEmail(email)) {
+    // Only an invitation this call deleted counts: one withdrawn meanwhile grants nothing.
+    const row = await deps.store.invitations.takeFor(email, candidate.id);
+    if (!row) continue;
+    await joinTeam(deps, row.teamId, userId);
+    return row.teamId;
+  }
+  return null;
 }
 
 /** Whether anyone invited `email` (single sign-on lets an unknown e-mail in only then). */
-export function isInvited(deps: InvitationDeps, email: string): boolean {
-  return invitationsFor(deps.db, email).length > 0;
+export async function isInvited(deps: InvitationDeps, email: string): Promise<boolean> {
+  return (await deps.store.invitations.listForEmail(email)).length > 0;
 }
 
-function takeOwn(deps: InvitationDeps, userId: number, id: number): ConsoleInvitation {
-  const user = getUser(deps.db, userId);
-  const row = user ? takeInvitationFor(deps.db, user.email, id) : null;
+async function takeOwn(deps: InvitationDeps, userId: number, id: number): Promise<ConsoleInvitation> {
+  const user = await deps.store.users.get(userId);
+  const row = user ? await deps.store.invitations.takeFor(user.email, id) : null;
   if (!row) throw new NotFound("invitation");
   return row;
 }

@@ -58,8 +58,8 @@ export function playersRoutes(deps: Deps) {
     })
     .delete(
       "/:player_pk",
-      ({ caller, params }) => {
-        removePlayer(deps, caller.teamId, Number(params.player_pk));
+      async ({ caller, params }) => {
+        await removePlayer(deps, caller.teamId, Number(params.player_pk));
         return noContent();
       },
       {

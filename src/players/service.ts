@@ -1,84 +1,87 @@
 /**
  * Player rules: external ids are unique per team; federated ids are random secrets stored encrypted; every
- * read is scoped to the caller's team (another team's player is simply not found); deleting or resetting a
- * player ends their tokens and sockets at once.
+ * read is scoped to the caller's team (another team's player is simply not found); deleting a player deletes
+ * their conversation in the same transaction; deleting or resetting a player ends their tokens and sockets at
+ * once (after the change has committed).
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { generateKey } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
-import { deleteMessagesOfPlayer } from "../conversations/repo.ts";
-import { forgetPlayerIncidents } from "../incidents/service.ts";
-import { deletePlayer, findPlayerInTeam, insertPlayer, listPlayers, playerIdsOfTeam, replaceFederatedId, updateExternalId } from "./repo.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
-import { scrubDeletedData } from "../db/scrub.ts";
 
-type PlayerDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
+type PlayerDeps = Pick<Deps, "store" | "database" | "secrets" | "config" | "revocations">;
 
 /** Creates a player with a fresh federated id; 409 `external_id_taken` when the team already has that external id. */
-export function createPlayer(deps: PlayerDeps, teamId: number, externalId: string): PlayerBody {
+export async function createPlayer(deps: PlayerDeps, teamId: number, externalId: string): Promise<PlayerBody> {
   const fid = newFederatedId(deps);
-  return uniqueExternalId(() => show(deps, insertPlayer(deps.db, { teamId, externalId, federatedIdEnc: fid.enc, federatedIdHash: fid.hash })));
+  const player = await uniqueExternalId(deps.store.players.insert({ teamId, externalId, federatedIdEnc: fid.enc, federatedIdHash: fid.hash }));
+  return show(deps, player);
 }
 
 /** One page of the team's players ordered by pk; `after` is the previous page's `next`. */
-export function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): PlayerList {
-  const rows = listPlayers(deps.db, teamId, decodeCursor("p", after), limit + 1);
+export async function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): Promise<PlayerList> {
+  const rows = await deps.store.players.list(teamId, decodeCursor("p", after), limit + 1);
   const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor("p", page[page.length - 1]!.id) : null;
   return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
 }
 
 /** The team's player `id`, or 404. */
-export function getPlayer(deps: PlayerDeps, teamId: number, id: number): PlayerBody {
-  const player = findPlayerInTeam(deps.db, teamId, id);
+export async function getPlayer(deps: PlayerDeps, teamId: number, id: number): Promise<PlayerBody> {
+  const player = await deps.store.players.findInTeam(teamId, id);
   if (!player) throw new NotFound("player");
   return show(deps, player);
 }
 
 /** Changes the team's player's external id; 404 or 409 as for create. */
-export function editPlayer(deps: PlayerDeps, teamId: number, id: number, externalId: string): PlayerBody {
-  return uniqueExternalId(() => {
-    const player = updateExternalId(deps.db, teamId, id, externalId);
-    if (!player) throw new NotFound("player");
-    return show(deps, player);
+export async function editPlayer(deps: PlayerDeps, teamId: number, id: number, externalId: string): Promise<PlayerBody> {
+  const player = await uniqueExternalId(deps.store.players.updateExternalId(teamId, id, externalId));
+  if (!player) throw new NotFound("player");
+  return show(deps, player);
+}
+
+/** Deletes the team's player with their conversation and incidents in one transaction, then ends their tokens and sockets. */
+export async function removePlayer(deps: PlayerDeps, teamId: number, id: number): Promise<void> {
+  if ((await purgePlayers(deps, teamId, [id])) === 0) throw new NotFound("player");
+}
+
+/** Deletes every player of a team and their conversations (team deletion, inside its transaction); returns how many went. */
+export async function removeTeamPlayers(deps: PlayerDeps, teamId: number): Promise<number> {
+  return purgePlayers(deps, teamId, await deps.store.players.idsOfTeam(teamId));
+}
+
+// The one path by which players leave: rows and conversations in one transaction; once it has committed, the
+// deleted words are scrubbed from the files and the players' tokens and sockets end.
+async function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): Promise<number> {
+  return deps.store.transaction(async (tx) => {
+    const gone: number[] = [];
+    for (const id of ids) {
+      if (!(await tx.players.delete(teamId, id))) continue;
+      // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
+      await tx.conversations.deleteOfPlayer(id);
+      await tx.incidents.deleteOfPlayer(id);
+      gone.push(id);
+    }
+    if (gone.length > 0) {
+      tx.afterCommit(() => {
+        // The deleted words must leave the files too, not just the tables (SQLite: secure_delete, then a WAL checkpoint).
+        deps.database.scrubDeletedData();
+        for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
+      });
+    }
+    return gone.length;
   });
 }
 
-/** Deletes the team's player and their conversation in one transaction, then ends their tokens and sockets. */
-export function removePlayer(deps: PlayerDeps, teamId: number, id: number): void {
-  if (purgePlayers(deps, teamId, [id]) === 0) throw new NotFound("player");
-}
-
-/** Deletes every player of a team and their conversations (team deletion); returns how many went. */
-export function removeTeamPlayers(deps: PlayerDeps, teamId: number): number {
-  return purgePlayers(deps, teamId, playerIdsOfTeam(deps.db, teamId));
-}
-
-// The one path by which players leave: rows and conversations in one transaction, then tokens and sockets end.
-function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): number {
-  const gone = deps.db.transaction(() =>
-    ids.filter((id) => {
-      if (!deletePlayer(deps.db, teamId, id)) return false;
-      // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
-      deleteMessagesOfPlayer(deps.db, id);
-      forgetPlayerIncidents(deps.db, id);
-      return true;
-    }),
-  );
-  // The deleted words must leave the files too, not just the tables (secure_delete, then a WAL checkpoint).
-  if (gone.length > 0) scrubDeletedData(deps.db);
-  for (const id of gone) deps.revocations.publish({ kind: "player", playerId: id });
-  return gone.length;
-}
-
 /** Gives the team's player a new federated id; the old one and its tokens stop working at once. */
-export function resetFederatedId(deps: PlayerDeps, teamId: number, id: number): PlayerBody {
+export async function resetFederatedId(deps: PlayerDeps, teamId: number, id: number): Promise<PlayerBody> {
   const fid = newFederatedId(deps);
-  const player = replaceFederatedId(deps.db, teamId, id, fid.enc, fid.hash);
+  const player = await deps.store.players.replaceFederatedId(teamId, id, fid.enc, fid.hash);
   if (!player) throw new NotFound("player");
-  deps.revocations.publish({ kind: "player", playerId: id });
+  deps.store.afterCommit(() => deps.revocations.publish({ kind: "player", playerId: id }));
   return show(deps, player);
 }
 
@@ -91,9 +94,9 @@ function newFederatedId(deps: PlayerDeps) {
   return { value, enc: deps.secrets.encrypt(value), hash: deps.secrets.lookupHash(value) };
 }
 
-function uniqueExternalId<T>(write: () => T): T {
+async function uniqueExternalId<T>(write: Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write;
   } catch (error) {
     if (isUniqueViolation(error)) throw new Conflict("A player with this external_id already exists in the team.", "external_id_taken");
     throw error;
@@ -106,6 +109,3 @@ function federatedId(deps: PlayerDeps, player: Player): string {
   return value;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
-}

@@ -13,6 +13,6 @@ export interface PolicyInfo {
 }
 
 /** Every policy the caller's configurations may name: built-ins, then the team's (none for the operator). */
-export function listPolicies(deps: Pick<Deps, "db">, teamId: number | null): PolicyInfo[] {
-  return [...builtinPolicyEntries(), ...(teamId === null ? [] : teamPolicySummaries(deps, teamId))];
+export async function listPolicies(deps: Pick<Deps, "store">, teamId: number | null): Promise<PolicyInfo[]> {
+  return [...builtinPolicyEntries(), ...(teamId === null ? [] : await teamPolicySummaries(deps, teamId))];
 }

@@ -15,7 +15,7 @@ const PolicyList = t.Object({
 export function policiesRoutes(deps: Deps) {
   return new Elysia({ name: "policies", detail: { tags: ["Policies"] } })
     .use(authPlugin(deps))
-    .get("/api/policies", ({ caller }) => ({ policies: listPolicies(deps, caller.kind === "operator" ? null : caller.teamId) }), {
+    .get("/api/policies", async ({ caller }) => ({ policies: await listPolicies(deps, caller.kind === "operator" ? null : caller.teamId) }), {
       access: ["developer", "service", "operator"],
       response: PolicyList,
       detail: { summary: "Safety policies", description: 'The policies a configuration may name in safety_policy: the built-in ones ("default" names the strictest children\'s policy), then the team\'s own.' },

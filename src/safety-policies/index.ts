@@ -31,7 +31,7 @@ export function safetyPoliciesRoutes(deps: Deps) {
         },
       },
     )
-    .get("", ({ caller }) => ({ policies: listTeamPolicies(deps, caller.teamId) }), {
+    .get("", async ({ caller }) => ({ policies: await listTeamPolicies(deps, caller.teamId) }), {
       auth: ["developer"],
       response: TeamPolicyList,
       detail: { summary: "List the team's safety policies" },
@@ -63,8 +63,8 @@ export function safetyPoliciesRoutes(deps: Deps) {
     )
     .delete(
       "/:name",
-      ({ caller, params }) => {
-        deleteTeamPolicy(deps, caller.teamId, params.name);
+      async ({ caller, params }) => {
+        await deleteTeamPolicy(deps, caller.teamId, params.name);
         return noContent();
       },
       {

@@ -19,10 +19,10 @@ import { safetyLibrary } from "../engine/safety/index.ts";
 import type { TeamPolicyBody, TeamPolicyRow } from "../engine/safety/checks.ts";
 import type { SafetyPolicyRow } from "../db/schema.ts";
 import type { StoredPolicy } from "../interact/safety.ts";
-import { countPolicies, deletePolicy, findPolicy, insertPolicy, listPolicies, policyNames, replacePolicy } from "./repo.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import type { TeamPolicyView } from "./model.ts";
 
-type PolicyDeps = Pick<Deps, "db">;
+type PolicyDeps = Pick<Deps, "store">;
 
 /** Policies one team may keep (each compiles its own terms; a bound keeps memory and listing predictable). */
 export const MAX_POLICIES_PER_TEAM = 100;
@@ -31,13 +31,13 @@ export const MAX_POLICIES_PER_TEAM = 100;
 const READ_ONLY = ["builtin", "created_at", "updated_at"] as const;
 
 /** Every policy of the team, by name. */
-export function listTeamPolicies(deps: PolicyDeps, teamId: number): TeamPolicyView[] {
-  return listPolicies(deps.db, teamId).map(show);
+export async function listTeamPolicies(deps: PolicyDeps, teamId: number): Promise<TeamPolicyView[]> {
+  return (await deps.store.safetyPolicies.list(teamId)).map(show);
 }
 
 /** The team's policy `name`, or 404. */
-export function getTeamPolicy(deps: PolicyDeps, teamId: number, name: string): TeamPolicyView {
-  const row = findPolicy(deps.db, teamId, name);
+export async function getTeamPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<TeamPolicyView> {
+  const row = await deps.store.safetyPolicies.find(teamId, name);
   if (!row) throw new NotFound("safety policy");
   return show(row);
 }
@@ -47,7 +47,7 @@ export async function createTeamPolicy(deps: PolicyDeps, teamId: number, body: u
   const checked = (await safetyLibrary()).validateTeamPolicyCreate(body);
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name, ...policy } = checked.value;
-  return show(insertNew(deps, teamId, name, policy));
+  return show(await insertNew(deps, teamId, name, policy));
 }
 
 /**
@@ -67,32 +67,32 @@ export async function putTeamPolicy(deps: PolicyDeps, teamId: number, name: stri
   const checked = (await safetyLibrary()).validateTeamPolicyCreate({ ...candidate, name });
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name: _name, ...policy } = checked.value;
-  return deps.db.transaction(() => {
-    const current = findPolicy(deps.db, teamId, name);
+  return deps.store.transaction(async (tx) => {
+    const current = await tx.safetyPolicies.find(teamId, name);
     if (!current) {
       if (version !== undefined) throw new NotFound("safety policy");
-      return { created: true, policy: show(insertNew(deps, teamId, name, policy)) };
+      return { created: true, policy: show(await insertNew({ store: tx }, teamId, name, policy)) };
     }
     if (version !== undefined && version !== current.version) {
       throw new Conflict(`The policy changed since version ${String(version)} (it is at version ${current.version}); read it again and reapply your edit.`);
     }
-    return { created: false, policy: show(replacePolicy(deps.db, teamId, name, JSON.stringify(policy)) as SafetyPolicyRow) };
+    return { created: false, policy: show((await tx.safetyPolicies.replace(teamId, name, JSON.stringify(policy))) as SafetyPolicyRow) };
   });
 }
 
 /** Deletes the team's policy `name`, or 404. Sessions that use it keep their compiled copy until they reconfigure. */
-export function deleteTeamPolicy(deps: PolicyDeps, teamId: number, name: string): void {
-  if (!deletePolicy(deps.db, teamId, name)) throw new NotFound("safety policy");
+export async function deleteTeamPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<void> {
+  if (!(await deps.store.safetyPolicies.delete(teamId, name))) throw new NotFound("safety policy");
 }
 
 /** `GET /api/policies` entries for the team's own policies. */
-export function teamPolicySummaries(deps: PolicyDeps, teamId: number): { name: string; description: string; builtin: false }[] {
-  return listPolicies(deps.db, teamId).map((row) => ({ name: row.name, description: parse(row)?.description ?? "", builtin: false }));
+export async function teamPolicySummaries(deps: PolicyDeps, teamId: number): Promise<{ name: string; description: string; builtin: false }[]> {
+  return (await deps.store.safetyPolicies.list(teamId)).map((row) => ({ name: row.name, description: parse(row)?.description ?? "", builtin: false }));
 }
 
 /** The team's policy names (for messages). */
-export function teamPolicyNames(deps: PolicyDeps, teamId: number): string[] {
-  return policyNames(deps.db, teamId);
+export function teamPolicyNames(deps: PolicyDeps, teamId: number): Promise<string[]> {
+  return deps.store.safetyPolicies.names(teamId);
 }
 
 /**
@@ -101,7 +101,7 @@ export function teamPolicyNames(deps: PolicyDeps, teamId: number): string[] {
  * @example await resolveStoredPolicy(deps, 3, "space_game") // { row: { teamId: 3, name, body, version: "12:2" } }
  */
 export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<StoredPolicy | null> {
-  const row = findPolicy(deps.db, teamId, name);
+  const row = await deps.store.safetyPolicies.find(teamId, name);
   if (!row) return null;
   const checked = (await safetyLibrary()).validateTeamPolicy(parse(row));
   if (!checked.ok) return { invalid: checked.error };
@@ -110,14 +110,14 @@ export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name
   return { row: stored };
 }
 
-function insertNew(deps: PolicyDeps, teamId: number, name: string, policy: TeamPolicyBody): SafetyPolicyRow {
-  if (countPolicies(deps.db, teamId) >= MAX_POLICIES_PER_TEAM) {
+async function insertNew(deps: PolicyDeps, teamId: number, name: string, policy: TeamPolicyBody): Promise<SafetyPolicyRow> {
+  if ((await deps.store.safetyPolicies.count(teamId)) >= MAX_POLICIES_PER_TEAM) {
     throw new Conflict(`A team may keep at most ${MAX_POLICIES_PER_TEAM} safety policies; delete one first.`);
   }
   try {
-    return insertPolicy(deps.db, teamId, name, JSON.stringify(policy));
+    return await deps.store.safetyPolicies.insert(teamId, name, JSON.stringify(policy));
   } catch (error) {
-    if (error instanceof Error && /UNIQUE constraint failed/.test(error.message)) throw new Conflict(`The team already has a safety policy called "${name}".`, "name_taken");
+    if (isUniqueViolation(error)) throw new Conflict(`The team already has a safety policy called "${name}".`, "name_taken");
     throw error;
   }
 }

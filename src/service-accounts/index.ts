@@ -16,7 +16,7 @@ import { asSdkServiceAccount, createServiceAccount, listTeamServiceAccounts, rem
 export function serviceAccountsRoutes(deps: Deps) {
   return new Elysia({ name: "service-accounts", detail: { tags: ["Service accounts"] } })
     .use(authPlugin(deps))
-    .get("/api/service-accounts", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId) }), {
+    .get("/api/service-accounts", async ({ caller }) => ({ service_accounts: await listTeamServiceAccounts(deps, caller.teamId) }), {
       auth: ["developer"],
       response: t.Object({ service_accounts: t.Array(ServiceAccountBody) }),
       detail: { summary: "List service accounts" },
@@ -36,13 +36,13 @@ export function serviceAccountsRoutes(deps: Deps) {
     )
     .delete(
       "/api/service-accounts/:pk",
-      ({ caller, params }) => {
-        removeServiceAccount(deps, caller.teamId, Number(params.pk));
+      async ({ caller, params }) => {
+        await removeServiceAccount(deps, caller.teamId, Number(params.pk));
         return noContent();
       },
       { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },
     )
-    .get("/api/users/service_accounts", ({ caller }) => ({ service_accounts: listTeamServiceAccounts(deps, caller.teamId).map(asSdkServiceAccount) }), {
+    .get("/api/users/service_accounts", async ({ caller }) => ({ service_accounts: (await listTeamServiceAccounts(deps, caller.teamId)).map(asSdkServiceAccount) }), {
       auth: ["developer"],
       response: SdkServiceAccountList,
       detail: {

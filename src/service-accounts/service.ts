@@ -7,38 +7,48 @@ import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";
-import { deleteServiceAccount, deleteTeamServiceAccounts, findServiceAccountByName, insertServiceAccount, listServiceAccounts } from "./repo.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import type { CreatedSdkServiceAccount, SdkServiceAccount, ServiceAccountBody } from "./model.ts";
 
-type SaDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
+type SaDeps = Pick<Deps, "store" | "secrets" | "config" | "revocations">;
 
-/** Creates a service account; the answer holds its key in full. */
-export function createServiceAccount(deps: SaDeps, teamId: number, name: string, playerCreate: boolean): ServiceAccountBody {
+/** Creates a service account; the answer holds its key in full. 409 `name_taken` when the team has one of that name. */
+export async function createServiceAccount(deps: SaDeps, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
   const apiKey = generateKey("sk", deps.config.env);
-  const row = deps.db.transaction(() => {
-    if (findServiceAccountByName(deps.db, teamId, name)) throw new Conflict(`A service account named "${name}" already exists in the team.`, "name_taken");
-    return insertServiceAccount(deps.db, { teamId, name, playerCreate, keyEnc: deps.secrets.encrypt(apiKey), keyHash: deps.secrets.lookupHash(apiKey) });
-  });
-  return show(row, apiKey);
+  const taken = () => new Conflict(`A service account named "${name}" already exists in the team.`, "name_taken");
+  try {
+    const row = await deps.store.transaction(async (tx) => {
+      if (await tx.serviceAccounts.findByName(teamId, name)) throw taken();
+      return tx.serviceAccounts.insert({ teamId, name, playerCreate, keyEnc: deps.secrets.encrypt(apiKey), keyHash: deps.secrets.lookupHash(apiKey) });
+    });
+    return show(row, apiKey);
+  } catch (error) {
+    // Two requests naming the same account at once (PostgreSQL): the unique index refuses the second.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
 }
 
 /** The team's service accounts; playerCreate keys masked. */
-export function listTeamServiceAccounts(deps: SaDeps, teamId: number): ServiceAccountBody[] {
-  return listServiceAccounts(deps.db, teamId).map((row) => {
+export async function listTeamServiceAccounts(deps: SaDeps, teamId: number): Promise<ServiceAccountBody[]> {
+  return (await deps.store.serviceAccounts.list(teamId)).map((row) => {
     const key = deps.secrets.decrypt(row.keyEnc) ?? "";
     return show(row, row.playerCreate ? maskKey(key) : key);
   });
 }
 
 /** Deletes the team's service account `id` and ends its tokens. */
-export function removeServiceAccount(deps: SaDeps, teamId: number, id: number): void {
-  if (!deleteServiceAccount(deps.db, teamId, id)) throw new NotFound("service account");
-  deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+export async function removeServiceAccount(deps: SaDeps, teamId: number, id: number): Promise<void> {
+  if (!(await deps.store.serviceAccounts.delete(teamId, id))) throw new NotFound("service account");
+  deps.store.afterCommit(() => deps.revocations.publish({ kind: "service-account", serviceAccountId: id }));
 }
 
-/** Deletes every service account of a team (team deletion) and ends their tokens and players' sockets. */
-export function removeTeamServiceAccounts(deps: SaDeps, teamId: number): void {
-  for (const id of deleteTeamServiceAccounts(deps.db, teamId)) deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+/** Deletes every service account of a team (team deletion) and, once that commits, ends their tokens and players' sockets. */
+export async function removeTeamServiceAccounts(deps: SaDeps, teamId: number): Promise<void> {
+  const ids = await deps.store.serviceAccounts.deleteOfTeam(teamId);
+  deps.store.afterCommit(() => {
+    for (const id of ids) deps.revocations.publish({ kind: "service-account", serviceAccountId: id });
+  });
 }
 
 /** The hosted engine's view of a service account: a "user" whose `user_type` is its strongest permission. */

@@ -1,18 +1,19 @@
 /**
- * Opening a deployment's data: the 0700 data folder, the database, and the master key that opens what the
- * database stores. Used by `hoot serve` and the admin commands. Rules:
+ * Opening a deployment's data: the 0700 data folder, the database (SQLite, or PostgreSQL with
+ * HOOT_DATABASE_URL), and the master key that opens what the database stores. Used by `hoot serve` and the
+ * admin commands. Rules:
  *  - a key is generated only for a database that holds nothing encrypted (a new install);
  *  - a database that holds encrypted data is opened only with the key that made it: its key check value
  *    must match (older databases without one are checked by opening one stored credential, then stamped);
  *  - otherwise nothing starts, and the message says which key is missing and where to put it.
- * Then the conversation cipher is bound to the handle and plain-text conversation rows of older versions
- * are sealed.
+ *  - the key check value is written once, then read back: of several nodes starting at once with different
+ *    keys, only the one whose key was stored starts;
+ * Then plain-text conversation rows of older versions are sealed.
  */
 import type { Config } from "../config.ts";
-import { openDatabase, type DbHandle } from "../db/client.ts";
-import { readKeyCheck, sampleCiphertext, writeKeyCheck } from "../db/meta.ts";
+import { connectDatabase, type ConnectOptions, type Database } from "../db/database.ts";
 import { createSecrets, safeEqual } from "../auth/secrets.ts";
-import { bindTextCipher, createTextCipher } from "../conversations/cipher.ts";
+import { createTextCipher } from "../conversations/cipher.ts";
 import { sealPlainMessages } from "../conversations/service.ts";
 import { findMasterKey, generateMasterKey, generatedKeyWarning, keyCheckValue, keyFilePath } from "../secret-key.ts";
 import { ensurePrivateDir } from "./private-files.ts";
@@ -26,66 +27,73 @@ export class StartupRefused extends Error {
 }
 
 export interface Deployment {
-  handle: DbHandle;
+  database: Database;
   masterKey: Uint8Array;
   /** Things worth a log line: a generated key, a tightened folder, sealed old rows. */
   notices: { event: string; message: string }[];
 }
 
 /** Opens the data folder, the database and the key; throws StartupRefused when the key cannot open the data. */
-export function openDeployment(config: Config, options: { busyTimeoutMs?: number } = {}): Deployment {
+export async function openDeployment(config: Config, options: ConnectOptions = {}): Promise<Deployment> {
   const notices: Deployment["notices"] = [];
   if (ensurePrivateDir(config.dataDir)) {
     notices.push({ event: "data_dir_tightened", message: `${config.dataDir} was readable by other users; it is now 0700` });
   }
-  const handle = openDatabase(config.databasePath, options);
+  const database = await connectDatabase(config, options);
   try {
-    const masterKey = resolveKey(config, handle, notices);
-    bindTextCipher(handle.db, createTextCipher(masterKey));
-    const sealed = sealPlainMessages(handle.db);
+    const masterKey = await resolveKey(config, database, notices);
+    const sealed = await sealPlainMessages({ store: database.store, database, textCipher: createTextCipher(masterKey) });
     if (sealed > 0) notices.push({ event: "conversations_sealed", message: `encrypted ${sealed} conversation messages stored in plain text by an older version` });
-    return { handle, masterKey, notices };
+    return { database, masterKey, notices };
   } catch (error) {
-    handle.close();
+    await database.close();
     throw error;
   }
 }
 
-function resolveKey(config: Config, handle: DbHandle, notices: Deployment["notices"]): Uint8Array {
-  const stored = readKeyCheck(handle.db);
-  const sample = sampleCiphertext(handle.db);
+async function resolveKey(config: Config, database: Database, notices: Deployment["notices"]): Promise<Uint8Array> {
+  const meta = database.store.meta;
+  const stored = await meta.readKeyCheck();
+  const sample = await meta.sampleCiphertext();
   const found = findMasterKey(config);
   if (!found) {
-    if (stored !== null || sample !== null) throw new StartupRefused(missingKeyMessage(config));
+    if (stored !== null || sample !== null) throw new StartupRefused(missingKeyMessage(config, database));
     const generated = generateMasterKey(config);
     notices.push({ event: "generated_secret_key", message: generatedKeyWarning(generated.source) });
-    writeKeyCheck(handle.db, keyCheckValue(generated.key));
+    await stamp(config, database, keyCheckValue(generated.key), generated.source);
     return generated.key;
   }
   const check = keyCheckValue(found.key);
   if (stored !== null) {
-    if (!safeEqual(stored, check)) throw new StartupRefused(wrongKeyMessage(config, found.source));
+    if (!safeEqual(stored, check)) throw new StartupRefused(wrongKeyMessage(config, database, found.source));
     return found.key;
   }
   // A database from before key check values: it must open with this key before it is stamped with it.
-  if (sample !== null && createSecrets(found.key).decrypt(sample) === null) throw new StartupRefused(wrongKeyMessage(config, found.source));
-  writeKeyCheck(handle.db, check);
+  if (sample !== null && createSecrets(found.key).decrypt(sample) === null) throw new StartupRefused(wrongKeyMessage(config, database, found.source));
+  await stamp(config, database, check, found.source);
   return found.key;
 }
 
-function missingKeyMessage(config: Config): string {
+// Writes the key check value unless one is there, then reads back what won: another node may have stamped first.
+async function stamp(config: Config, database: Database, check: string, source: string): Promise<void> {
+  await database.store.meta.writeKeyCheck(check);
+  const stored = await database.store.meta.readKeyCheck();
+  if (stored === null || !safeEqual(stored, check)) throw new StartupRefused(wrongKeyMessage(config, database, source));
+}
+
+function missingKeyMessage(config: Config, database: Database): string {
   return (
-    `the database ${config.databasePath} holds credentials and conversations encrypted with a secret key, but no key was found ` +
+    `the database ${database.location} holds credentials and conversations encrypted with a secret key, but no key was found ` +
     `(HOOT_SECRET_KEY is not set and ${keyFilePath(config)} does not exist). ` +
     `Put back the key that was used with this database: copy the key file that \`hoot admin backup\` wrote beside the backup to ${keyFilePath(config)} ` +
     `(or run \`hoot admin restore\`), or set HOOT_SECRET_KEY to it. Without that key nothing stored can be read, so hoot did not start.`
   );
 }
 
-function wrongKeyMessage(config: Config, source: string): string {
+function wrongKeyMessage(config: Config, database: Database, source: string): string {
   return (
-    `the database ${config.databasePath} was encrypted with a different secret key than the one in ${source}, so every stored credential and conversation would be unreadable. ` +
+    `the database ${database.location} was encrypted with a different secret key than the one in ${source}, so every stored credential and conversation would be unreadable. ` +
     `Use the key that was used with this database (the key file \`hoot admin backup\` wrote beside the backup, via ${keyFilePath(config)} or HOOT_SECRET_KEY), ` +
-    `or point HOOT_DATABASE at the database that belongs to this key. hoot did not start.`
+    `or point ${database.kind === "sqlite" ? "HOOT_DATABASE" : "HOOT_DATABASE_URL"} at the database that belongs to this key. hoot did not start.`
   );
 }

@@ -7,14 +7,13 @@
  */
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { isDatabaseReachable } from "../db/client.ts";
 import { NotFound, Unauthorized, Unavailable } from "../errors.ts";
 import { safeEqual } from "../auth/secrets.ts";
 import type { Lifecycle } from "../http/plugin.ts";
 import { docsPage, docsAsset } from "./docs.ts";
 
 /** The system controller. */
-export function systemRoutes(deps: Pick<Deps, "sqlite" | "metrics" | "config">, lifecycle: Lifecycle) {
+export function systemRoutes(deps: Pick<Deps, "database" | "metrics" | "config">, lifecycle: Lifecycle) {
   const { metricsToken, env } = deps.config;
   return new Elysia({ name: "system", detail: { tags: ["System"] } })
     .get("/api/health", () => ({ status: "ok" as const }), {
@@ -23,8 +22,8 @@ export function systemRoutes(deps: Pick<Deps, "sqlite" | "metrics" | "config">, 
     })
     .get(
       "/api/ready",
-      () => {
-        if (lifecycle.draining || !isDatabaseReachable(deps.sqlite)) throw new Unavailable();
+      async () => {
+        if (lifecycle.draining || !(await deps.database.ready())) throw new Unavailable();
         return { status: "ready" as const };
       },
       { response: t.Object({ status: t.Literal("ready") }), detail: { summary: "Readiness: the database answers" } },

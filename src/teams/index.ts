@@ -15,26 +15,26 @@ import { noContent } from "../http/no-content.ts";
 export function teamsRoutes(deps: Deps) {
   return new Elysia({ name: "teams", detail: { tags: ["Teams"] } })
     .use(authPlugin(deps))
-    .get("/api/teams", ({ caller }) => ({ teams: caller.kind === "operator" ? listAllTeams(deps) : teamsOf(deps, developerId(caller)) }), {
+    .get("/api/teams", async ({ caller }) => ({ teams: await (caller.kind === "operator" ? listAllTeams(deps) : teamsOf(deps, developerId(caller))) }), {
       access: ["developer", "operator"],
       response: TeamList,
       detail: { summary: "List teams", description: "A developer's own teams; every team for the operator." },
     })
     .post(
       "/api/teams",
-      ({ body, set }) => {
+      async ({ body, set }) => {
         set.status = 201;
-        return { team: getTeam(deps, createTeam(deps, body.name.trim()).id) };
+        return { team: await getTeam(deps, (await createTeam(deps, body.name.trim())).id) };
       },
       { access: ["operator"], body: CreateTeamBody, response: { 201: TeamEnvelope }, detail: { summary: "Create a team (operator)" } },
     )
-    .get("/api/teams/:team_pk", ({ params }) => ({ team: getTeam(deps, Number(params.team_pk)) }), { ...operatorOnly(TeamParams, "Get a team"), response: TeamEnvelope })
-    .patch("/api/teams/:team_pk", ({ params, body }) => ({ team: renameTeam(deps, Number(params.team_pk), body.name?.trim() || undefined) }), {
+    .get("/api/teams/:team_pk", async ({ params }) => ({ team: await getTeam(deps, Number(params.team_pk)) }), { ...operatorOnly(TeamParams, "Get a team"), response: TeamEnvelope })
+    .patch("/api/teams/:team_pk", async ({ params, body }) => ({ team: await renameTeam(deps, Number(params.team_pk), body.name?.trim() || undefined) }), {
       ...operatorOnly(TeamParams, "Rename a team"),
       body: EditTeamBody,
       response: TeamEnvelope,
     })
-    .delete("/api/teams/:team_pk", ({ params }) => (deleteTeam(deps, Number(params.team_pk)), noContent()), {
+    .delete("/api/teams/:team_pk", async ({ params }) => (await deleteTeam(deps, Number(params.team_pk)), noContent()), {
       ...operatorOnly(TeamParams, "Delete a team", "Deletes its players and their conversations, its service accounts and memberships; every token and socket of the team ends at once."),
     });
 }

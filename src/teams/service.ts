@@ -1,75 +1,81 @@
 /**
  * Team rules: names are globally unique; membership links developers to teams; deleting a team deletes
  * everything that belongs to it (players and their conversations, service accounts, memberships) in one
- * transaction, and every token and socket of it ends at once.
+ * transaction, and every token and socket of it ends at once (after the commit).
  */
 import type { Deps } from "../deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Team } from "../db/schema.ts";
-import { findUserByEmail } from "../users/repo.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { removeTeamPlayers } from "../players/service.ts";
 import { removeTeamServiceAccounts } from "../service-accounts/service.ts";
-import { addMember, anyTeamExists, deleteTeamRow, findTeam, findTeamByName, insertTeam, listMemberships, listTeams, listTeamsOfUser, removeMember, updateTeamName } from "./repo.ts";
 import type { TeamBody, TeamRef } from "./model.ts";
 
-type TeamDeps = Pick<Deps, "db">;
+type TeamDeps = Pick<Deps, "store">;
 
 /** Creates a team; 409 `team_exists` when the name is taken (nothing written). */
-export function createTeam(deps: TeamDeps, name: string): Team {
-  // bun:sqlite runs a nested transaction as a savepoint on the same connection, so the repo keeps using deps.db.
-  return deps.db.transaction(() => {
-    if (findTeamByName(deps.db, name)) throw new Conflict(`A team named "${name}" already exists.`, "team_exists");
-    return insertTeam(deps.db, name);
-  });
+export async function createTeam(deps: TeamDeps, name: string): Promise<Team> {
+  return uniqueName(
+    name,
+    deps.store.transaction(async (tx) => {
+      if (await tx.teams.findByName(name)) throw teamExists(name);
+      return tx.teams.insert(name);
+    }),
+  );
 }
 
 /** Every team as `{pk, name}` (operator). */
-export function listAllTeams(deps: TeamDeps): TeamRef[] {
-  return listTeams(deps.db).map(ref);
+export async function listAllTeams(deps: TeamDeps): Promise<TeamRef[]> {
+  return (await deps.store.teams.list()).map(ref);
 }
 
 /** The team with `id`, or 404. */
-export function getTeam(deps: TeamDeps, id: number): TeamBody {
-  return show(requireTeamById(deps, id));
+export async function getTeam(deps: TeamDeps, id: number): Promise<TeamBody> {
+  return show(await requireTeamById(deps, id));
 }
 
 /** Renames the team `id` (an absent name changes nothing); 409 `team_exists` when the name is taken. */
-export function renameTeam(deps: TeamDeps, id: number, name: string | undefined): TeamBody {
-  return deps.db.transaction(() => {
-    const team = requireTeamById(deps, id);
-    if (name === undefined || name === team.name) return show(team);
-    if (findTeamByName(deps.db, name)) throw new Conflict(`A team named "${name}" already exists.`, "team_exists");
-    return show(updateTeamName(deps.db, id, name)!);
-  });
+export async function renameTeam(deps: TeamDeps, id: number, name: string | undefined): Promise<TeamBody> {
+  return uniqueName(
+    name ?? "",
+    deps.store.transaction(async (tx) => {
+      const team = await requireTeamById({ store: tx }, id);
+      if (name === undefined || name === team.name) return show(team);
+      if (await tx.teams.findByName(name)) throw teamExists(name);
+      return show((await tx.teams.rename(id, name))!);
+    }),
+  );
 }
 
-/** Deletes the team `id` and everything that belongs to it; its tokens and sockets end at once. */
-export function deleteTeam(deps: Pick<Deps, "db" | "secrets" | "config" | "revocations">, id: number): void {
-  deps.db.transaction(() => {
-    requireTeamById(deps, id);
-    removeTeamPlayers(deps, id);
-    removeTeamServiceAccounts(deps, id);
+/** Deletes the team `id` and everything that belongs to it; its tokens and sockets end once that has committed. */
+export async function deleteTeam(deps: Pick<Deps, "store" | "database" | "secrets" | "config" | "revocations">, id: number): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    // Locked first: nothing can be added to the team while it is being emptied.
+    if (!(await tx.teams.lock(id))) throw new NotFound("team");
+    await removeTeamPlayers(inTx, id);
+    await removeTeamServiceAccounts(inTx, id);
     // Developers stay (they may belong to other teams); their tokens for this team fail the membership check.
-    deleteTeamRow(deps.db, id);
+    await tx.teams.delete(id);
   });
 }
 
 /** The team with `id`, or 404. */
-export function requireTeamById(deps: TeamDeps, id: number): Team {
-  const team = findTeam(deps.db, id);
+export async function requireTeamById(deps: TeamDeps, id: number): Promise<Team> {
+  const team = await deps.store.teams.find(id);
   if (!team) throw new NotFound("team");
   return team;
 }
 
 /** Removes `userId` from `teamId`; false when they were not a member. Their tokens for the team end at once. */
-export function leaveTeam(deps: TeamDeps, teamId: number, userId: number): boolean {
-  return removeMember(deps.db, teamId, userId);
+export function leaveTeam(deps: TeamDeps, teamId: number, userId: number): Promise<boolean> {
+  return deps.store.teams.removeMember(teamId, userId);
 }
 
 /** Every developer's teams as `{pk, name}`, by user id (for listings of many developers). */
-export function teamsByUser(deps: TeamDeps): Map<number, TeamRef[]> {
+export async function teamsByUser(deps: TeamDeps): Promise<Map<number, TeamRef[]>> {
   const byUser = new Map<number, TeamRef[]>();
-  for (const m of listMemberships(deps.db)) {
+  for (const m of await deps.store.teams.memberships()) {
     const list = byUser.get(m.userId) ?? [];
     list.push({ pk: m.id, name: m.name });
     byUser.set(m.userId, list);
@@ -78,34 +84,34 @@ export function teamsByUser(deps: TeamDeps): Map<number, TeamRef[]> {
 }
 
 /** The team named `name`, or 404. */
-export function requireTeam(deps: TeamDeps, name: string): Team {
-  const team = findTeamByName(deps.db, name);
+export async function requireTeam(deps: TeamDeps, name: string): Promise<Team> {
+  const team = await deps.store.teams.findByName(name);
   if (!team) throw new NotFound(`team named "${name}"`);
   return team;
 }
 
 /** Adds the existing developer with `email` to the team named `teamName`. */
-export function addTeamMember(deps: TeamDeps, teamName: string, email: string): { team: Team; userId: number } {
-  const team = requireTeam(deps, teamName);
-  const user = findUserByEmail(deps.db, email.trim().toLowerCase());
+export async function addTeamMember(deps: TeamDeps, teamName: string, email: string): Promise<{ team: Team; userId: number }> {
+  const team = await requireTeam(deps, teamName);
+  const user = await deps.store.users.findByEmail(email.trim().toLowerCase());
   if (!user) throw new NotFound(`developer with e-mail "${email}"`);
-  joinTeam(deps, team.id, user.id);
+  await joinTeam(deps, team.id, user.id);
   return { team, userId: user.id };
 }
 
 /** Makes `userId` a member of `teamId`; a no-op when already a member. */
-export function joinTeam(deps: TeamDeps, teamId: number, userId: number): void {
-  addMember(deps.db, teamId, userId);
+export function joinTeam(deps: TeamDeps, teamId: number, userId: number): Promise<void> {
+  return deps.store.teams.addMember(teamId, userId);
 }
 
 /** True once any team exists. */
-export function hasAnyTeam(deps: TeamDeps): boolean {
-  return anyTeamExists(deps.db);
+export function hasAnyTeam(deps: TeamDeps): Promise<boolean> {
+  return deps.store.teams.any();
 }
 
 /** The teams of a developer as `{pk, name}`. */
-export function teamsOf(deps: TeamDeps, userId: number): TeamRef[] {
-  return listTeamsOfUser(deps.db, userId).map(ref);
+export async function teamsOf(deps: TeamDeps, userId: number): Promise<TeamRef[]> {
+  return (await deps.store.teams.teamsOfUser(userId)).map(ref);
 }
 
 function ref(team: Pick<Team, "id" | "name">): TeamRef {
@@ -114,4 +120,18 @@ function ref(team: Pick<Team, "id" | "name">): TeamRef {
 
 function show(team: Team): TeamBody {
   return { pk: team.id, name: team.name, created_at: new Date(team.createdAt).toISOString() };
+}
+
+function teamExists(name: string): Conflict {
+  return new Conflict(`A team named "${name}" already exists.`, "team_exists");
+}
+
+// Two writers checking the same name at once (PostgreSQL, several nodes): the unique index refuses the second.
+async function uniqueName<T>(name: string, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw teamExists(name);
+    throw error;
+  }
 }

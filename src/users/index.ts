@@ -36,34 +36,34 @@ export function usersRoutes(deps: Deps) {
     })
     .patch(
       "/api/users/me",
-      ({ caller, body }) => {
-        renameDeveloper(deps, developerId(caller), body.name ?? undefined);
+      async ({ caller, body }) => {
+        await renameDeveloper(deps, developerId(caller), body.name ?? undefined);
         return describeMe(deps, developerId(caller));
       },
       { auth: ["developer"], body: EditUserBody, response: Me, detail: { summary: "Change my name" } },
     )
     .delete(
       "/api/users/me",
-      ({ caller }) => {
-        removeSelf(deps, developerId(caller));
+      async ({ caller }) => {
+        await removeSelf(deps, developerId(caller));
         return noContent();
       },
       { auth: ["developer"], detail: { summary: "Delete my account", description: "403 permission_denied unless the server sets HOOT_ALLOW_SELF_DELETE." } },
     )
-    .post("/api/users/me/api-key", ({ caller }) => ({ api_key: rotateDeveloperKey(deps, developerId(caller)).apiKey }), {
+    .post("/api/users/me/api-key", async ({ caller }) => ({ api_key: (await rotateDeveloperKey(deps, developerId(caller))).apiKey }), {
       auth: ["developer"],
       response: RotatedKey,
       detail: { summary: "Rotate my developer key", description: "The old key and every token it minted stop working at once." },
     })
-    .get("/api/users", () => ({ users: listDevelopers(deps) }), {
+    .get("/api/users", async () => ({ users: await listDevelopers(deps) }), {
       access: ["operator"],
       response: UserList,
       detail: { summary: "List developers (operator)" },
     })
     .post(
       "/api/users",
-      ({ caller, body, set }) => {
-        const made = createUser(deps, caller, body);
+      async ({ caller, body, set }) => {
+        const made = await createUser(deps, caller, body);
         set.status = made.status;
         return made.body;
       },
@@ -81,20 +81,20 @@ export function usersRoutes(deps: Deps) {
         },
       },
     )
-    .get("/api/users/:user_pk", ({ params }) => ({ user: getDeveloper(deps, Number(params.user_pk)) }), { ...operatorOnly(UserParams, "Get a developer"), response: UserEnvelope })
-    .patch("/api/users/:user_pk", ({ params, body }) => ({ user: renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
+    .get("/api/users/:user_pk", async ({ params }) => ({ user: await getDeveloper(deps, Number(params.user_pk)) }), { ...operatorOnly(UserParams, "Get a developer"), response: UserEnvelope })
+    .patch("/api/users/:user_pk", async ({ params, body }) => ({ user: await renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
       ...operatorOnly(UserParams, "Rename a developer"),
       body: EditUserBody,
       response: UserEnvelope,
     })
-    .delete("/api/users/:user_pk", ({ params }) => (removeDeveloper(deps, Number(params.user_pk)), noContent()), {
+    .delete("/api/users/:user_pk", async ({ params }) => (await removeDeveloper(deps, Number(params.user_pk)), noContent()), {
       ...operatorOnly(UserParams, "Delete a developer", "Their key and tokens stop working at once."),
     })
-    .post("/api/users/:user_pk/teams/:team_pk", ({ params }) => ({ user: addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
+    .post("/api/users/:user_pk/teams/:team_pk", async ({ params }) => ({ user: await addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
       ...operatorOnly(MembershipParams, "Add a developer to a team"),
       response: UserEnvelope,
     })
-    .delete("/api/users/:user_pk/teams/:team_pk", ({ params }) => (removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
+    .delete("/api/users/:user_pk/teams/:team_pk", async ({ params }) => (await removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
       ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
     });
 }

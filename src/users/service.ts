@@ -12,90 +12,97 @@ import { generateKey, type Caller } from "../auth/index.ts";
 import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
 import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
 import type { User } from "../db/schema.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
 import { inviteToTeam } from "../invitations/service.ts";
-import { deleteUser, findUserByEmail, getUser, insertUser, listUsers, replaceUserKey, updateUserName } from "./repo.ts";
 import { normalizeEmail } from "./email.ts";
 import type { CreateUserBody, CreatedDeveloper, InvitedDeveloper, Me, UserBody } from "./model.ts";
 
-type UserDeps = Pick<Deps, "db" | "secrets" | "config" | "revocations">;
+type UserDeps = Pick<Deps, "store" | "secrets" | "config" | "revocations">;
 
 /**
  * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
  * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
  */
-export function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): { user: User; apiKey: string | null; teamId: number } {
+export async function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): Promise<{ user: User; apiKey: string | null; teamId: number }> {
   const person = checked(input);
-  return deps.db.transaction(() => {
-    const team = requireTeam(deps, input.teamName);
-    const { user, apiKey } = findOrCreate(deps, person);
-    joinTeam(deps, team.id, user.id);
-    return { user, apiKey, teamId: team.id };
-  });
+  return onceMore(() =>
+    deps.store.transaction(async (tx) => {
+      const inTx = { ...deps, store: tx };
+      const team = await requireTeam(inTx, input.teamName);
+      const { user, apiKey } = await findOrCreate(inTx, person);
+      await joinTeam(inTx, team.id, user.id);
+      return { user, apiKey, teamId: team.id };
+    }),
+  );
 }
 
-/**
- * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
- * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
- *//** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
-export function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): CreatedDeveloper {
+/** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
+export async function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): Promise<CreatedDeveloper> {
   const person = checked(input);
-  return deps.db.transaction(() => {
-    if (findUserByEmail(deps.db, person.email)) throw new Conflict(`A developer with e-mail "${person.email}" already exists.`, "email_taken");
-    const { user, apiKey } = insertDeveloper(deps, person);
-    return { pk: user.id, name: user.name, email: user.email, user_type: "user", api_key: apiKey };
-  });
+  const taken = () => new Conflict(`A developer with e-mail "${person.email}" already exists.`, "email_taken");
+  try {
+    return await deps.store.transaction(async (tx) => {
+      if (await tx.users.findByEmail(person.email)) throw taken();
+      const { user, apiKey } = await insertDeveloper({ ...deps, store: tx }, person);
+      return { pk: user.id, name: user.name, email: user.email, user_type: "user", api_key: apiKey };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
 }
 
 /** Every developer with their teams (operator). */
-export function listDevelopers(deps: UserDeps): UserBody[] {
-  const teams = teamsByUser(deps);
-  return listUsers(deps.db).map((user) => show(user, teams.get(user.id) ?? []));
+export async function listDevelopers(deps: UserDeps): Promise<UserBody[]> {
+  const teams = await teamsByUser(deps);
+  return (await deps.store.users.list()).map((user) => show(user, teams.get(user.id) ?? []));
 }
 
 /** The developer `id` with their teams, or 404. */
-export function getDeveloper(deps: UserDeps, id: number): UserBody {
-  const user = getUser(deps.db, id);
+export async function getDeveloper(deps: UserDeps, id: number): Promise<UserBody> {
+  const user = await deps.store.users.get(id);
   if (!user) throw new NotFound("user");
-  return show(user, teamsOf(deps, id));
+  return show(user, await teamsOf(deps, id));
 }
 
 /** Renames the developer `id` (an absent name changes nothing), or 404. */
-export function renameDeveloper(deps: UserDeps, id: number, name: string | undefined): UserBody {
+export async function renameDeveloper(deps: UserDeps, id: number, name: string | undefined): Promise<UserBody> {
   const trimmed = name?.trim();
   if (trimmed) {
-    if (!updateUserName(deps.db, id, trimmed)) throw new NotFound("user");
+    if (!(await deps.store.users.rename(id, trimmed))) throw new NotFound("user");
   }
   return getDeveloper(deps, id);
 }
 
 /** Deletes the developer `id` and their memberships; their key and tokens stop working at once. */
-export function removeDeveloper(deps: UserDeps, id: number): void {
-  if (!deleteUser(deps.db, id)) throw new NotFound("user");
-  deps.revocations.publish({ kind: "user", userId: id });
+export async function removeDeveloper(deps: UserDeps, id: number): Promise<void> {
+  if (!(await deps.store.users.delete(id))) throw new NotFound("user");
+  deps.store.afterCommit(() => deps.revocations.publish({ kind: "user", userId: id }));
 }
 
 /** Deletes the calling developer, only where the operator allows it (HOOT_ALLOW_SELF_DELETE). */
-export function removeSelf(deps: UserDeps, id: number): void {
+export async function removeSelf(deps: UserDeps, id: number): Promise<void> {
   if (!deps.config.allowSelfDelete) {
     throw new Forbidden("Deleting your own account is switched off on this server; ask its operator (HOOT_ALLOW_SELF_DELETE).");
   }
-  removeDeveloper(deps, id);
+  await removeDeveloper(deps, id);
 }
 
 /** Adds the developer `userId` to the team `teamId` (operator); 404 when either is absent. */
-export function addDeveloperToTeam(deps: UserDeps, userId: number, teamId: number): UserBody {
-  return deps.db.transaction(() => {
-    const developer = getDeveloper(deps, userId);
-    requireTeamById(deps, teamId);
-    joinTeam(deps, teamId, userId);
-    return { ...developer, teams: teamsOf(deps, userId) };
+export async function addDeveloperToTeam(deps: UserDeps, userId: number, teamId: number): Promise<UserBody> {
+  return deps.store.transaction(async (tx) => {
+    const inTx = { ...deps, store: tx };
+    const developer = await getDeveloper(inTx, userId);
+    await requireTeamById(inTx, teamId);
+    await joinTeam(inTx, teamId, userId);
+    return { ...developer, teams: await teamsOf(inTx, userId) };
   });
 }
 
 /** Removes the developer `userId` from the team `teamId` (operator); 404 when they were not a member. */
-export function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: number): void {
-  if (!leaveTeam(deps, teamId, userId)) throw new NotFound("membership");
+export async function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: number): Promise<void> {
+  if (!(await leaveTeam(deps, teamId, userId))) throw new NotFound("membership");
 }
 
 /**
@@ -104,28 +111,28 @@ export function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: 
  * to the caller's team (202, the same answer whether the e-mail has an account or not, and never a key);
  * for the operator, a new developer in no team (201, the key shown this once).
  */
-export function createUser(
+export async function createUser(
   deps: UserDeps,
   caller: Caller,
   body: CreateUserBody,
-): { status: 201; body: CreatedDeveloper | CreatedSdkServiceAccount } | { status: 202; body: InvitedDeveloper } {
+): Promise<{ status: 201; body: CreatedDeveloper | CreatedSdkServiceAccount } | { status: 202; body: InvitedDeveloper }> {
   const type = body.user_type ?? "user";
   const email = body.email?.trim() || undefined;
   if (type !== "user") {
     if (caller.kind !== "developer") {
       throw new InvalidRequest("A service account belongs to a team: create it with a developer token of that team (or hoot admin create-service-account).");
     }
-    const account = createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
+    const account = await createServiceAccount(deps, caller.teamId, body.name.trim(), type === "playerCreate");
     return { status: 201, body: asCreatedSdkServiceAccount(account) };
   }
   if (email === undefined) throw new InvalidRequest('Field "email" is required for user_type "user".');
   if (caller.kind === "developer") {
     // Already a member or already invited answers the same: the caller learns nothing about other accounts.
-    const outcome = inviteToTeam(deps, { teamId: caller.teamId, email, invitedBy: caller.userId });
+    const outcome = await inviteToTeam(deps, { teamId: caller.teamId, email, invitedBy: caller.userId });
     return { status: 202, body: { email: outcome.email, invited: true } };
   }
   if (caller.kind !== "operator") throw new Forbidden();
-  return { status: 201, body: registerDeveloper(deps, { email, name: body.name }) };
+  return { status: 201, body: await registerDeveloper(deps, { email, name: body.name }) };
 }
 
 function checked(input: { email: string; name: string }): { email: string; name: string } {
@@ -135,17 +142,28 @@ function checked(input: { email: string; name: string }): { email: string; name:
   return { email, name };
 }
 
-// Call inside a transaction: the e-mail check and the insert must not interleave with another writer.
-function findOrCreate(deps: UserDeps, person: { email: string; name: string }): { user: User; apiKey: string | null } {
-  const known = findUserByEmail(deps.db, person.email);
+// Call inside a transaction: the e-mail check and the insert belong together. Two transactions creating the
+// same e-mail at once (PostgreSQL) meet at the unique index; `onceMore` then runs the loser again, which finds
+// the winner's row.
+async function findOrCreate(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string | null }> {
+  const known = await deps.store.users.findByEmail(person.email);
   if (known) return { user: known, apiKey: null };
   return insertDeveloper(deps, person);
 }
 
-function insertDeveloper(deps: UserDeps, person: { email: string; name: string }): { user: User; apiKey: string } {
+async function insertDeveloper(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
-  const user = insertUser(deps.db, { name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
+  const user = await deps.store.users.insert({ name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
   return { user, apiKey };
+}
+
+async function onceMore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return work();
+  }
 }
 
 function show(user: User, teams: UserBody["teams"]): UserBody {
@@ -153,26 +171,26 @@ function show(user: User, teams: UserBody["teams"]): UserBody {
 }
 
 /** Gives the developer a new key; the old key and every token it minted stop working at once. */
-export function rotateDeveloperKey(deps: UserDeps, userId: number): { user: User; apiKey: string } {
+export async function rotateDeveloperKey(deps: UserDeps, userId: number): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
-  const user = replaceUserKey(deps.db, userId, deps.secrets.encrypt(apiKey), deps.secrets.lookupHash(apiKey));
+  const user = await deps.store.users.replaceKey(userId, deps.secrets.encrypt(apiKey), deps.secrets.lookupHash(apiKey));
   if (!user) throw new NotFound("developer");
-  deps.revocations.publish({ kind: "user", userId });
+  deps.store.afterCommit(() => deps.revocations.publish({ kind: "user", userId }));
   return { user, apiKey };
 }
 
 /** Rotates the key of the developer with `email` (admin command). */
-export function rotateDeveloperKeyByEmail(deps: UserDeps, email: string): { user: User; apiKey: string } {
-  const user = findUserByEmail(deps.db, email.trim().toLowerCase());
+export async function rotateDeveloperKeyByEmail(deps: UserDeps, email: string): Promise<{ user: User; apiKey: string }> {
+  const user = await deps.store.users.findByEmail(email.trim().toLowerCase());
   if (!user) throw new NotFound(`developer with e-mail "${email}"`);
   return rotateDeveloperKey(deps, user.id);
 }
 
 /** The /api/users/me body for `userId`. */
-export function describeMe(deps: UserDeps, userId: number): Me {
-  const user = getUser(deps.db, userId);
+export async function describeMe(deps: UserDeps, userId: number): Promise<Me> {
+  const user = await deps.store.users.get(userId);
   if (!user) throw new NotFound("developer");
   const apiKey = deps.secrets.decrypt(user.apiKeyEnc);
   if (apiKey === null) throw new Error("stored developer key cannot be decrypted (wrong HOOT_SECRET_KEY?)");
-  return { pk: user.id, name: user.name, email: user.email, api_key: apiKey, teams: teamsOf(deps, user.id) };
+  return { pk: user.id, name: user.name, email: user.email, api_key: apiKey, teams: await teamsOf(deps, user.id) };
 }

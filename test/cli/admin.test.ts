@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { runHoot, spawnServer } from "../helpers/process.ts";
 import { TEST_SECRET } from "../helpers/server.ts";
+import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 
 let dir: string;
 const env = () => ({ HOOT_DATA_DIR: join(dir, "data"), HOOT_SECRET_KEY: TEST_SECRET, HOOT_ENV: "staging" });
@@ -138,6 +139,36 @@ describe("hoot serve", () => {
       db.close();
     } finally {
       rmSync(work, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!PG_AVAILABLE)("hoot admin on PostgreSQL", () => {
+  it("runs the account commands against the shared database, and refuses backup and restore with the PostgreSQL tools to use", async () => {
+    const database = await createPgDatabase();
+    const work = mkdtempSync(join(tmpdir(), "hoot-cli-pg-"));
+    const pgEnv = { HOOT_DATA_DIR: join(work, "data"), HOOT_SECRET_KEY: TEST_SECRET, HOOT_ENV: "staging", HOOT_DATABASE_URL: database.url };
+    try {
+      const team = await runHoot(["admin", "create-team", "--name", "acme"], work, pgEnv);
+      expect(team.code).toBe(0);
+      expect(JSON.parse(team.stdout)).toEqual({ team: { pk: 1, name: "acme" } });
+      const again = await runHoot(["admin", "create-team", "--name", "acme"], work, pgEnv);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('A team named "acme" already exists');
+
+      const backup = await runHoot(["admin", "backup", "--out", join(work, "b.db")], work, pgEnv);
+      expect(backup.code).toBe(1);
+      expect(backup.stderr).toContain("pg_dump");
+      expect(existsSync(join(work, "b.db"))).toBe(false);
+      const restore = await runHoot(["admin", "restore", "--from", join(work, "b.db")], work, pgEnv);
+      expect(restore.code).toBe(1);
+      expect(restore.stderr).toContain("pg_restore");
+      expect(restore.stderr).not.toContain(database.url.split("@")[0]!);
+      // Nothing was written beside the settings' data folder: no SQLite file.
+      expect(existsSync(join(work, "data/hoot.db"))).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      await database.drop();
     }
   }, 30_000);
 });

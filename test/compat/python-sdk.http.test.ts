@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { serverForFile } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { createOperatorKey } from "../../src/operator/service.ts";
 import { generateKey } from "../../src/auth/keys.ts";
 
@@ -93,7 +94,7 @@ async function developer() {
 
 async function operator() {
   const c = client();
-  await c.login(createOperatorKey(file.server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`).api_key);
+  await c.login((await createOperatorKey(file.server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`)).api_key);
   return c;
 }
 
@@ -160,9 +161,9 @@ describe("Python SDK: a developer's calls", () => {
     const email = `py-new-${Date.now()}@example.com`;
     const added = await (await developer()).createUser("Grace", email);
     expect(added).toEqual({ email, invited: true });
-    const invited = file.server.deps.sqlite.query<{ team_id: number }, [string]>("SELECT team_id FROM console_invitations WHERE email = ?").all(email);
+    const invited = await rawSql(file.server.deps.database, "SELECT team_id FROM console_invitations WHERE email = ?", email);
     expect(invited).toEqual([{ team_id: file.team.teamId }]);
-    expect(file.server.deps.sqlite.query("SELECT id FROM users WHERE email = ?").all(email)).toEqual([]);
+    expect(await rawSql(file.server.deps.database, "SELECT id FROM users WHERE email = ?", email)).toEqual([]);
   });
 
   it("reads get_me, renames with update_me, keeps the name for update_me() and refuses delete_me", async () => {

@@ -259,8 +259,8 @@ describe("Python SDK over the socket", () => {
     expect(late.length).toBeLessThan(3);
     // What the SDK received is exactly what is remembered.
     const sent = rpc.received.filter((m) => m.uid === stream.uid && m.event === "text").map((m) => m.text).join("");
-    await eventually(() => rememberedOf(file.server, player.pk).length === 2);
-    expect(rememberedOf(file.server, player.pk)).toEqual([
+    await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 2);
+    expect(await rememberedOf(file.server, player.pk)).toEqual([
       { role: "user", text: "Tell me a long story about a dragon" },
       { role: "assistant", text: sent },
     ]);

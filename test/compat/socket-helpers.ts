@@ -111,14 +111,14 @@ export async function arrivingFor(probe: WsProbe, uid: string, ms: number): Prom
 }
 
 /** The player's remembered messages, oldest first (decrypted, as the next turn's prompt gets them). */
-export function rememberedOf(server: TestServer, playerId: number): HistoryMessage[] {
-  return loadHistory(server.deps.db, playerId, 1_000_000);
+export function rememberedOf(server: TestServer, playerId: number): Promise<HistoryMessage[]> {
+  return loadHistory(server.deps, playerId, 1_000_000);
 }
 
 /** Waits until `check` holds (polling), or throws after `ms`. */
-export async function eventually(check: () => boolean, ms = 5000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await Bun.sleep(20);
   }

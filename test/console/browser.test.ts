@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
 import { ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
@@ -191,8 +192,8 @@ describe.skipIf(!available)("the console in Chromium", () => {
   }, 30_000);
 
   it("joins a team only when the developer accepts its invitation on the profile page, and leaves it again", async () => {
-    const invited = createTeam(server.deps, `invited-${Date.now()}`);
-    server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(invited.id, `dev-${team.teamName}@example.com`);
+    const invited = await createTeam(server.deps, `invited-${Date.now()}`);
+    await rawSql(server.deps.database, "INSERT INTO console_invitations (team_id, email) VALUES (?, ?)", invited.id, `dev-${team.teamName}@example.com`);
     await page.getByRole("link", { name: "Profile", exact: true }).click();
     await page.reload();
     await page.getByRole("heading", { name: "Invitations for you" }).waitFor();

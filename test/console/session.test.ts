@@ -30,7 +30,7 @@ async function signedIn(fixture = team): Promise<ConsoleBrowser> {
   return browser;
 }
 
-const sessionCount = () => Number(rows(server, "SELECT count(*) AS n FROM console_sessions")[0]!.n);
+const sessionCount = async () => Number((await rows(server, "SELECT CAST(count(*) AS INTEGER) AS n FROM console_sessions"))[0]!.n);
 
 describe("API-key sign-in", () => {
   it("offers the key form when no identity provider is configured", async () => {
@@ -53,9 +53,9 @@ describe("API-key sign-in", () => {
     // Plain http: no Secure flag, so no __Host- prefix (browsers refuse both without https).
     expect(cookie).toMatch(/^hoot_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
     const token = cookie!.split(";")[0]!.split("=")[1]!;
-    const stored = rows(server, "SELECT token_hash FROM console_sessions WHERE token_hash = ?", server.deps.secrets.lookupHash(token));
+    const stored = (await rows(server, "SELECT token_hash FROM console_sessions WHERE token_hash = ?", server.deps.secrets.lookupHash(token)));
     expect(stored).toHaveLength(1);
-    expect(JSON.stringify(rows(server, "SELECT * FROM console_sessions"))).not.toContain(token);
+    expect(JSON.stringify((await rows(server, "SELECT * FROM console_sessions")))).not.toContain(token);
     expect((await browser.session()).body.user.email).toBe(`dev-${team.teamName}@example.com`);
     expect(server.logs.join("\n")).not.toContain(token);
     expect(server.logs.join("\n")).not.toContain(team.developerKey);
@@ -64,21 +64,21 @@ describe("API-key sign-in", () => {
   it("a second sign-in in the same browser replaces its session instead of adding one", async () => {
     const browser = await signedIn();
     const first = browser.cookie;
-    const before = sessionCount();
+    const before = (await sessionCount());
     await browser.signInWithKey(team.developerKey);
     expect(browser.cookie).not.toBe(first);
-    expect(sessionCount()).toBe(before);
+    expect((await sessionCount())).toBe(before);
     const old = new ConsoleBrowser(server);
     old.cookie = first;
     expect((await old.session()).status).toBe(401);
   });
 
   it("refuses a wrong key with 401 and writes no session", async () => {
-    const before = sessionCount();
+    const before = (await sessionCount());
     const res = await new ConsoleBrowser(server).api("POST", "/session", { api_key: team.developerKey.slice(0, -1) + (team.developerKey.endsWith("A") ? "B" : "A") });
     expect(res.status).toBe(401);
     expect(res.headers.getSetCookie()).toEqual([]);
-    expect(sessionCount()).toBe(before);
+    expect((await sessionCount())).toBe(before);
   });
 
   it("refuses a service-account key (only developers sign in to the console)", async () => {
@@ -87,16 +87,16 @@ describe("API-key sign-in", () => {
   });
 
   it("refuses a sign-in posted from another origin", async () => {
-    const before = sessionCount();
+    const before = (await sessionCount());
     const res = await new ConsoleBrowser(server, "https://evil.example").api("POST", "/session", { api_key: team.developerKey });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("cross_site_refused");
-    expect(sessionCount()).toBe(before);
+    expect((await sessionCount())).toBe(before);
   });
 
   it("signs a developer of several teams in to their first team, and lets them switch", async () => {
-    const second = createTeam(server.deps, `second-${Date.now()}`);
-    const dev = createDeveloper(server.deps, { teamName: second.name, email: `dev-${team.teamName}@example.com`, name: "ignored" });
+    const second = await createTeam(server.deps, `second-${Date.now()}`);
+    const dev = await createDeveloper(server.deps, { teamName: second.name, email: `dev-${team.teamName}@example.com`, name: "ignored" });
     expect(dev.apiKey).toBeNull();
     const browser = await signedIn();
     expect(browser.csrf).not.toBe("");
@@ -137,7 +137,7 @@ describe("sessions end", () => {
     expect(rotated.status).toBe(200);
     expect((await browser.session()).status).toBe(401);
     expect((await browser.api("POST", "/service-accounts", { name: "after-rotation" })).status).toBe(401);
-    expect(rows(server, "SELECT name FROM service_accounts WHERE team_id = ? AND name = 'after-rotation'", fixture.teamId)).toEqual([]);
+    expect((await rows(server, "SELECT name FROM service_accounts WHERE team_id = ? AND name = 'after-rotation'", fixture.teamId))).toEqual([]);
   });
 
   it("rotating from the console keeps that session, ends the others, and the old key stops working", async () => {
@@ -159,17 +159,17 @@ describe("sessions end", () => {
     const idle = await signedIn();
     const absolute = await signedIn();
     const hashOf = (b: ConsoleBrowser) => server.deps.secrets.lookupHash(b.cookie.split("=")[1]!);
-    server.deps.sqlite.query("UPDATE console_sessions SET last_seen_at = ? WHERE token_hash = ?").run(Date.now() - 121 * 60_000, hashOf(idle));
-    server.deps.sqlite.query("UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?").run(Date.now() - 1, hashOf(absolute));
+    await rows(server, "UPDATE console_sessions SET last_seen_at = ? WHERE token_hash = ?", Date.now() - 121 * 60_000, hashOf(idle));
+    await rows(server, "UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", Date.now() - 1, hashOf(absolute));
     expect((await idle.session()).status).toBe(401);
     expect((await absolute.session()).status).toBe(401);
-    expect(rows(server, "SELECT id FROM console_sessions WHERE token_hash IN (?, ?)", hashOf(idle), hashOf(absolute))).toEqual([]);
+    expect((await rows(server, "SELECT id FROM console_sessions WHERE token_hash IN (?, ?)", hashOf(idle), hashOf(absolute)))).toEqual([]);
   });
 
   it("when the developer is removed from the session's team", async () => {
     const fixture = await createTeamFixture(server);
     const browser = await signedIn(fixture);
-    server.deps.sqlite.query("DELETE FROM team_members WHERE team_id = ?").run(fixture.teamId);
+    await rows(server, "DELETE FROM team_members WHERE team_id = ?", fixture.teamId);
     expect((await browser.session()).status).toBe(401);
   });
 
@@ -197,7 +197,7 @@ describe("cross-site requests are refused", () => {
       const res = await browser.api("POST", "/service-accounts", { name }, options);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: "This request did not come from the console's own page and was refused.", code: "cross_site_refused" });
-      expect(rows(server, "SELECT id FROM service_accounts WHERE name = ?", name)).toEqual([]);
+      expect((await rows(server, "SELECT id FROM service_accounts WHERE name = ?", name))).toEqual([]);
       // Sign-out is a change too.
       expect((await browser.api("DELETE", "/session", undefined, options)).status).toBe(403);
       expect((await browser.session()).status).toBe(200);
@@ -221,13 +221,13 @@ describe("cross-team attempts are refused as not found", () => {
     expect(invite.status).toBe(201);
 
     expect((await browser.api("DELETE", `/service-accounts/${other.publicKeyPk}`)).status).toBe(404);
-    expect(rows(server, "SELECT id FROM service_accounts WHERE id = ?", other.publicKeyPk)).toHaveLength(1);
+    expect((await rows(server, "SELECT id FROM service_accounts WHERE id = ?", other.publicKeyPk))).toHaveLength(1);
     expect((await browser.api("DELETE", `/players/${theirPlayer.pk}`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/reset-federated-id`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/token`)).status).toBe(404);
-    expect(rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk)).toHaveLength(1);
+    expect((await rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk))).toHaveLength(1);
     expect((await browser.api("DELETE", `/invitations/${invite.body.pk}`)).status).toBe(404);
-    expect(rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk)).toHaveLength(1);
+    expect((await rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk))).toHaveLength(1);
     const listed = (await browser.api("GET", "/players?limit=100")).body.players.map((p: { pk: number }) => p.pk);
     expect(listed).not.toContain(theirPlayer.pk);
     expect((await browser.api("GET", "/service-accounts")).body.service_accounts.map((s: { pk: number }) => s.pk)).not.toContain(other.publicKeyPk);
@@ -285,13 +285,13 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect(reset.body.federated_id).not.toBe(named.body.federated_id);
     expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: named.body.federated_id } })).status).toBe(401);
     expect((await browser.api("DELETE", `/players/${named.body.pk}`)).status).toBe(204);
-    expect(rows(server, "SELECT id FROM players WHERE id = ?", named.body.pk)).toEqual([]);
+    expect((await rows(server, "SELECT id FROM players WHERE id = ?", named.body.pk))).toEqual([]);
   });
 
   it("gives the playground a player token made with the team's login-only key, creating one when the team has none", async () => {
     const teamName = `bare-${Date.now()}`;
-    const bare = createTeam(server.deps, teamName);
-    const dev = createDeveloper(server.deps, { teamName, email: `${teamName}@example.com`, name: "Bare" });
+    const bare = await createTeam(server.deps, teamName);
+    const dev = await createDeveloper(server.deps, { teamName, email: `${teamName}@example.com`, name: "Bare" });
     const browser = await signedIn({ ...team, developerKey: dev.apiKey! });
     const player = (await browser.api("POST", "/players", {})).body;
     const first = await browser.api("POST", `/players/${player.pk}/token`);
@@ -300,7 +300,7 @@ describe("the console API, through the same services as the HTTP API", () => {
     const keys = (await browser.api("GET", "/service-accounts")).body.service_accounts;
     expect(keys.map((k: { name: string; permissions: string[] }) => [k.name, k.permissions])).toEqual([["console playground", ["playerLogin"]]]);
     expect((await browser.api("POST", `/players/${player.pk}/token`)).body.created_key).toBe(false);
-    expect(rows(server, "SELECT id FROM service_accounts WHERE team_id = ?", bare.id)).toHaveLength(1);
+    expect((await rows(server, "SELECT id FROM service_accounts WHERE team_id = ?", bare.id))).toHaveLength(1);
 
     const probe = await WsProbe.open(server.url);
     probe.send({ type: "request", kind: "authenticate", uid: "a1", access_token: first.body.access_token });
@@ -319,18 +319,18 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect((await browser.api("POST", "/invitations", { email: "not an e-mail" })).status).toBe(400);
     expect((await browser.api("GET", "/invitations")).body.invitations.map((i: { email: string }) => i.email)).toContain(email.toLowerCase());
     expect((await browser.api("DELETE", `/invitations/${made.body.pk}`)).status).toBe(204);
-    expect(rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk)).toEqual([]);
+    expect((await rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk))).toEqual([]);
   });
 
   it("shows a developer the invitations for their e-mail; they join only by accepting, may decline, and may leave any team but their last", async () => {
     const mine = await createTeamFixture(server);
     const email = `dev-${mine.teamName}@example.com`;
     const browser = await signedIn(mine);
-    const inviters = [createTeam(server.deps, `inv-a-${Date.now()}`), createTeam(server.deps, `inv-b-${Date.now()}`)];
+    const inviters = [await createTeam(server.deps, `inv-a-${Date.now()}`), await createTeam(server.deps, `inv-b-${Date.now()}`)];
     // Another team invites this developer (through the API, as a developer of that team would).
     const inviter = await createTeamFixture(server);
     expect((await api(server.url, "POST", "/api/users", { token: inviter.developerToken, body: { name: "x", email: email.toUpperCase() } })).status).toBe(202);
-    for (const t of inviters) server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(t.id, email);
+    for (const t of inviters) await rows(server, "INSERT INTO console_invitations (team_id, email) VALUES (?, ?)", t.id, email);
     const listed = (await browser.api("GET", "/my-invitations")).body.invitations;
     expect(listed.map((i: { team: { pk: number } }) => i.team.pk)).toEqual([inviter.teamId, ...inviters.map((t) => t.id)]);
     // Still in one team until they accept.

@@ -7,6 +7,7 @@ import { api, createTeamFixture, startTestServer, type TeamFixture, type TestSer
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { signInAtIdp, ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 import { createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
 import { MAX_PENDING } from "../../src/console/sign-in.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
@@ -47,7 +48,7 @@ async function signIn(browser: ConsoleBrowser, account: string) {
   return browser.send("GET", `${callback.pathname}${callback.search}`);
 }
 
-const sessions = () => Number(rows(server, "SELECT count(*) AS n FROM console_sessions")[0]!.n);
+const sessions = async () => Number((await rows(server, "SELECT CAST(count(*) AS INTEGER) AS n FROM console_sessions"))[0]!.n);
 
 describe("console sign-in with the identity provider", () => {
   it("offers the provider instead of the key form, and refuses API-key sign-in", async () => {
@@ -71,7 +72,7 @@ describe("console sign-in with the identity provider", () => {
     expect(url.searchParams.get("nonce")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(browser.cookie).toMatch(/^hoot_console_login=[A-Za-z0-9_-]{43}$/);
     // Only hashes and ciphertext are stored for the sign-in in flight.
-    const pending = JSON.stringify(rows(server, "SELECT * FROM console_logins"));
+    const pending = JSON.stringify((await rows(server, "SELECT * FROM console_logins")));
     expect(pending).not.toContain(url.searchParams.get("state")!);
   });
 
@@ -93,23 +94,23 @@ describe("console sign-in with the identity provider", () => {
   });
 
   it("refuses a verified e-mail that is not a developer, with a page that says what to do, and no session", async () => {
-    const before = sessions();
+    const before = (await sessions());
     const res = await signIn(new ConsoleBrowser(server), "stranger");
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.body).toContain("stranger@example.com is not a developer on this hoot server");
     expect(res.body).toContain("invite");
     expect(res.headers.get("content-security-policy")).toContain("script-src 'none'");
-    expect(sessions()).toBe(before);
-    expect(rows(server, "SELECT id FROM users WHERE email = 'stranger@example.com'")).toEqual([]);
+    expect((await sessions())).toBe(before);
+    expect((await rows(server, "SELECT id FROM users WHERE email = 'stranger@example.com'"))).toEqual([]);
   });
 
   it("refuses an e-mail the provider has not verified, even a developer's", async () => {
-    const before = sessions();
+    const before = (await sessions());
     const res = await signIn(new ConsoleBrowser(server), "unverified");
     expect(res.status).toBe(403);
     expect(res.body).toContain(`has not verified that ${devEmail} is yours`);
-    expect(sessions()).toBe(before);
+    expect((await sessions())).toBe(before);
   });
 
   it("refuses an account that shares no e-mail", async () => {
@@ -119,7 +120,7 @@ describe("console sign-in with the identity provider", () => {
   });
 
   it("refuses a wrong state, a used state and a callback finished in another browser", async () => {
-    const before = sessions();
+    const before = (await sessions());
     const browser = new ConsoleBrowser(server);
     const callback = await signInAtIdp(idp, await startSignIn(browser), "dev");
     const forged = new URL(callback);
@@ -136,7 +137,7 @@ describe("console sign-in with the identity provider", () => {
     // The state is spent: the right browser cannot use it afterwards either.
     const used = await browser2.send("GET", `${callback2.pathname}${callback2.search}`);
     expect(used.status).toBe(400);
-    expect(sessions()).toBe(before);
+    expect((await sessions())).toBe(before);
   });
 
   it("shows the provider's refusal (an unknown account is denied at the provider)", async () => {
@@ -157,12 +158,12 @@ describe("console sign-in with the identity provider", () => {
     const session = await invitee.session();
     expect(session.body).toMatchObject({ user: { name: "New Person", email }, team: { pk: team.teamId }, teams: [{ pk: team.teamId }] });
     expect((await invitee.api("GET", "/key")).body.api_key).toMatch(/^hoot_dev_dk_/);
-    expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", email)).toEqual([]);
+    expect((await rows(server, "SELECT id FROM console_invitations WHERE email = ?", email))).toEqual([]);
   });
 
   it("does not add an existing developer to an inviting team at sign-in: the invitation waits for their acceptance", async () => {
-    const second = createTeam(server.deps, `second-${Date.now()}`);
-    server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)").run(second.id, devEmail);
+    const second = await createTeam(server.deps, `second-${Date.now()}`);
+    await rows(server, "INSERT INTO console_invitations (team_id, email) VALUES (?, ?)", second.id, devEmail);
     const again = new ConsoleBrowser(server);
     expect((await signIn(again, "dev")).status).toBe(303);
     expect((await again.session()).body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId]);
@@ -173,18 +174,18 @@ describe("console sign-in with the identity provider", () => {
     const accepted = await again.api("POST", `/my-invitations/${waiting.body.invitations[0].pk}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.teams.map((t: { pk: number }) => t.pk)).toEqual([team.teamId, second.id]);
-    expect(rows(server, "SELECT id FROM console_invitations WHERE email = ?", devEmail)).toEqual([]);
+    expect(await rows(server, "SELECT id FROM console_invitations WHERE email = ?", devEmail)).toEqual([]);
     // Back to one team, so the rest of this file sees the developer as before.
     expect((await again.api("POST", `/teams/${second.id}/leave`)).status).toBe(200);
   });
 
   it("lets a brand-new account join only the team that invited it first; later invitations wait", async () => {
-    const first = createTeam(server.deps, `first-${Date.now()}`);
-    const later = createTeam(server.deps, `later-${Date.now()}`);
+    const first = await createTeam(server.deps, `first-${Date.now()}`);
+    const later = await createTeam(server.deps, `later-${Date.now()}`);
     const email = `twice-${Date.now()}@example.com`;
-    const invite = server.deps.sqlite.query("INSERT INTO console_invitations (team_id, email) VALUES (?, ?)");
-    invite.run(first.id, email);
-    invite.run(later.id, email);
+    const invite = (teamId: number) => rows(server, "INSERT INTO console_invitations (team_id, email) VALUES (?, ?)", teamId, email);
+    await invite(first.id);
+    await invite(later.id);
     idp.accounts.set("twice", { email, email_verified: true, name: "Twice" });
     const browser = new ConsoleBrowser(server);
     expect((await signIn(browser, "twice")).status).toBe(303);
@@ -254,33 +255,40 @@ describe("the Python SDK's login_with_google against the configured provider", (
   });
 
   it("refuses new sign-ins of a flow with 429 while too many of that flow are in flight; the other flow still works", async () => {
-    const fill = (purpose: "console" | "sdk") => {
-      const insert = server.deps.sqlite.query(
-        "INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at) VALUES (?, ?, x'00', 'n', 'r', ?)",
+    const fill = async (purpose: "console" | "sdk") => {
+      const now = (await rows(server, "SELECT CAST(count(*) AS INTEGER) AS n FROM console_logins WHERE purpose = ?", purpose))[0]!.n as number;
+      // One statement that both databases read: a counter from `now` to the flow's cap - 1, one filler row each.
+      await rawSql(
+        server.deps.database,
+        `WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
+         INSERT INTO console_logins (state_hash, purpose, code_verifier_enc, nonce, redirect_uri, expires_at)
+         SELECT 'filler-' || CAST(? AS TEXT) || '-' || i, CAST(? AS TEXT), ?, 'n', 'r', CAST(? AS BIGINT) FROM n`,
+        now,
+        MAX_PENDING[purpose],
+        purpose,
+        purpose,
+        Buffer.from([0]),
+        Date.now() + 60_000,
       );
-      const now = rows(server, `SELECT count(*) AS n FROM console_logins WHERE purpose = '${purpose}'`)[0]!.n as number;
-      server.deps.sqlite.transaction(() => {
-        for (let i = now; i < MAX_PENDING[purpose]; i++) insert.run(`filler-${purpose}-${i}`, purpose, Date.now() + 60_000);
-      })();
     };
     const sdkStart = () => api(server.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" } });
     const consoleStart = () => new ConsoleBrowser(server).send("GET", "/console/auth/login");
     try {
-      fill("sdk");
+      await fill("sdk");
       const res = await sdkStart();
       expect(res.status).toBe(429);
       expect(res.headers.get("retry-after")).toBe("60");
       // Anyone can fill the SDK flow; the console's sign-in is not blocked by it.
       expect((await consoleStart()).status).toBe(303);
-      server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
-      fill("console");
+      await rows(server, "DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'");
+      await fill("console");
       const page = await consoleStart();
       expect(page.status).toBe(429);
       expect(page.headers.get("retry-after")).toBe("60");
       expect(page.body).toContain("Too many sign-ins");
       expect((await sdkStart()).status).toBe(200);
     } finally {
-      server.deps.sqlite.query("DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'").run();
+      await rows(server, "DELETE FROM console_logins WHERE state_hash LIKE 'filler-%'");
     }
     expect((await sdkStart()).status).toBe(200);
   });
@@ -356,7 +364,7 @@ describe("starting sign-ins from one address", () => {
     const page = await browserStart("198.51.100.7");
     expect(page.status).toBe(429);
     expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
-    const pending = Number(rows(limited, "SELECT count(*) AS n FROM console_logins")[0]!.n);
+    const pending = Number((await rows(limited, "SELECT CAST(count(*) AS INTEGER) AS n FROM console_logins"))[0]!.n);
     expect(pending).toBe(3);
     // Someone else is not affected.
     expect((await sdk("198.51.100.8")).status).toBe(200);

@@ -1,6 +1,7 @@
 /**
- * Starts the real hoot server for a test: port 0 on 127.0.0.1, a real SQLite file in a fresh temp folder,
- * JSON logs captured in memory so tests can assert what was (not) logged.
+ * Starts the real hoot server for a test: port 0 on 127.0.0.1, a real SQLite file in a fresh temp folder (or,
+ * in the PostgreSQL pass, a fresh database on the test cluster: see database.ts), JSON logs captured in memory
+ * so tests can assert what was (not) logged.
  */
 import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,11 +13,14 @@ import { startServer, type RunningServer, type ServerOptions } from "../../src/s
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
 import { createServiceAccount } from "../../src/service-accounts/service.ts";
+import { createPgDatabase, SERVER_BACKEND, type Backend } from "./database.ts";
 
 export const TEST_SECRET = Buffer.alloc(32, 7).toString("base64");
 
 export interface TestServer extends RunningServer {
   dir: string;
+  /** The database this server runs on. */
+  backend: Backend;
   config: Config;
   /** Every log line written so far. */
   logs: string[];
@@ -24,10 +28,29 @@ export interface TestServer extends RunningServer {
   close(): Promise<void>;
 }
 
-/** A running server with `env` settings on top of test defaults. */
-export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions & { dir?: string } = {}): Promise<TestServer> {
+// A restart test starts a second server on the first one's folder: it gets the first one's database too.
+const pgDatabaseOfDir = new Map<string, string>();
+
+/**
+ * A running server with `env` settings on top of test defaults, on this pass's backend unless `backend` says
+ * otherwise (a test of something only SQLite has asks for "sqlite").
+ */
+export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions & { dir?: string; backend?: Backend } = {}): Promise<TestServer> {
   // A given folder is the caller's (a restart test reuses it): it is kept on close.
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "hoot-test-"));
+  const backend = options.backend ?? SERVER_BACKEND;
+  let dropDatabase: (() => Promise<void>) | null = null;
+  const databaseEnv: Record<string, string> = {};
+  if (backend === "postgres" && env.HOOT_DATABASE_URL === undefined) {
+    let url = pgDatabaseOfDir.get(dir);
+    if (url === undefined) {
+      const created = await createPgDatabase();
+      url = created.url;
+      if (options.dir) pgDatabaseOfDir.set(dir, url);
+      else dropDatabase = created.drop;
+    }
+    databaseEnv.HOOT_DATABASE_URL = url;
+  }
   const config = loadConfig({
     HOOT_HOST: "127.0.0.1",
     HOOT_PORT: "0",
@@ -39,6 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     HOOT_LOGIN_FAILURES_PER_MINUTE: "1000",
     // A busy CI machine must not make speech admission refuse audio that tests expect (the admission test sets its own).
     HOOT_TTS_MAX_LAG_MS: "60000",
+    ...databaseEnv,
     ...env,
   });
   const logs: string[] = [];
@@ -48,17 +72,30 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       done();
     },
   });
-  const server = await startServer(config, { logDestination: destination, ...options });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { logDestination: destination, ...options });
+  } catch (error) {
+    await dropDatabase?.();
+    throw error;
+  }
   return {
     ...server,
     dir,
+    backend: config.databaseUrl === null ? "sqlite" : "postgres",
     config,
     logs,
     async close() {
       await server.stop();
+      await dropDatabase?.();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The settings a `hoot admin …` child process needs to reach this server's database. */
+export function databaseEnv(server: { config: Config }): Record<string, string> {
+  return server.config.databaseUrl ? { HOOT_DATABASE_URL: server.config.databaseUrl } : {};
 }
 
 export interface TeamFixture {
@@ -79,10 +116,10 @@ let counter = 0;
 /** Creates a team with a developer and two service accounts through the services, and logs the developer in. */
 export async function createTeamFixture(server: RunningServer, name = `team-${++counter}-${Date.now()}`): Promise<TeamFixture> {
   const deps = server.deps;
-  const team = createTeam(deps, name);
-  const dev = createDeveloper(deps, { teamName: name, email: `dev-${name}@example.com`, name: `Dev ${name}` });
-  const pub = createServiceAccount(deps, team.id, "app", false);
-  const backend = createServiceAccount(deps, team.id, "backend", true);
+  const team = await createTeam(deps, name);
+  const dev = await createDeveloper(deps, { teamName: name, email: `dev-${name}@example.com`, name: `Dev ${name}` });
+  const pub = await createServiceAccount(deps, team.id, "app", false);
+  const backend = await createServiceAccount(deps, team.id, "backend", true);
   const developerToken = (await login(server.url, { api_key: dev.apiKey! })).access_token;
   return {
     teamId: team.id,
@@ -140,10 +177,10 @@ export async function createPlayer(server: RunningServer, team: TeamFixture, ext
  * One server with one team for a whole test file: started in beforeAll, closed in afterAll. Read
  * `.server` and `.team` inside tests (they are set once setup has run).
  */
-export function serverForFile(env: Record<string, string> = {}): { server: TestServer; team: TeamFixture } {
+export function serverForFile(env: Record<string, string> = {}, options: { backend?: Backend } = {}): { server: TestServer; team: TeamFixture } {
   const shared = {} as { server: TestServer; team: TeamFixture };
   beforeAll(async () => {
-    shared.server = await startTestServer(env);
+    shared.server = await startTestServer(env, options);
     shared.team = await createTeamFixture(shared.server);
   });
   afterAll(() => shared.server.close());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
 import { addTeamMember, createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
 import { SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
 
 const file = serverForFile();
@@ -42,8 +43,8 @@ describe("GET /api/teams", () => {
   it("lists every team of the caller", async () => {
     const fixture = await createTeamFixture(file.server);
     const extra = `extra-${Date.now()}`;
-    createTeam(file.server.deps, extra);
-    addTeamMember(file.server.deps, extra, `dev-${fixture.teamName}@example.com`);
+    await createTeam(file.server.deps, extra);
+    await addTeamMember(file.server.deps, extra, `dev-${fixture.teamName}@example.com`);
     const token = (await login(file.server.url, { api_key: fixture.developerKey, team_name: fixture.teamName })).access_token;
     const res = await api(file.server.url, "GET", "/api/teams", { token });
     expect(res.status).toBe(200);
@@ -168,8 +169,8 @@ describe("service accounts and developers the hosted engine's way", () => {
     const victim = await createTeamFixture(file.server);
     const victimEmail = `dev-${victim.teamName}@example.com`;
     const unknownEmail = `newhire-${Date.now()}@b.example`;
-    const users = () => file.server.deps.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
-    const before = users();
+    const users = async () => (await rawSql(file.server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM users"))[0]!.n as number;
+    const before = await users();
 
     const unknown = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Pre-registered", email: unknownEmail.toUpperCase(), user_type: "user" } });
     const known = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Victim", email: victimEmail, user_type: "user" } });
@@ -183,9 +184,9 @@ describe("service accounts and developers the hosted engine's way", () => {
     expect((await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "x", email: victimEmail } })).status).toBe(202);
 
     // No account was made for the unknown e-mail: there is no key that could later log into another team.
-    expect(users()).toBe(before);
+    expect(await users()).toBe(before);
     // Only pending invitations were written.
-    const invitations = file.server.deps.sqlite.query<{ email: string }, [number]>("SELECT email FROM console_invitations WHERE team_id = ? ORDER BY id").all(attacker.teamId);
+    const invitations = await rawSql(file.server.deps.database, "SELECT email FROM console_invitations WHERE team_id = ? ORDER BY id", attacker.teamId);
     expect(invitations.map((i) => i.email)).toEqual([unknownEmail, victimEmail]);
 
     // The existing developer was not pushed into the attacker's team: their login and raw-key calls still work.
@@ -200,15 +201,15 @@ describe("service accounts and developers the hosted engine's way", () => {
   it("refuses bad POST /api/users bodies with 400 and a taken service account name with 409, writing nothing", async () => {
     const fixture = await createTeamFixture(file.server);
     const token = fixture.developerToken;
-    const count = () => file.server.deps.sqlite.query<{ n: number }, []>("SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS n").get()!.n;
-    const before = count();
+    const count = async () => (await rawSql(file.server.deps.database, "SELECT CAST((SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS INTEGER) AS n"))[0]!.n as number;
+    const before = await count();
     for (const body of [{ name: "no-email", user_type: "user" }, { name: "x", email: "not-an-email" }, { name: "", user_type: "playerLogin" }, { name: "x", user_type: "admin" }, { name: "x", user_type: "playerLogin", team: 1 }]) {
       const res = await api(file.server.url, "POST", "/api/users", { token, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
     const taken = await api(file.server.url, "POST", "/api/users", { token, body: { name: "app", user_type: "playerLogin" } });
     expect(taken.status).toBe(409);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
     const service = await login(file.server.url, { api_key: fixture.backendKey });
     expect((await api(file.server.url, "POST", "/api/users", { token: service.access_token, body: { name: "z", user_type: "playerLogin" } })).status).toBe(403);
   });

@@ -6,6 +6,10 @@ import { join } from "node:path";
 import { api, createPlayer, createTeamFixture, startTestServer, type TestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { loadHistory } from "../../src/conversations/service.ts";
+import { rawSql, SERVER_BACKEND } from "../helpers/database.ts";
+
+// SQLite's file, WAL and permissions: checked in the SQLite pass (the PostgreSQL pass has no file to look at).
+const sqliteOnly = it.skipIf(SERVER_BACKEND !== "sqlite");
 
 const WORDS = "my secret pet is a purple elephant called Zanzibar";
 
@@ -23,8 +27,13 @@ async function talk(server: TestServer, token: string, text: string): Promise<st
 }
 
 async function storedRows(server: TestServer, playerId: number, count: number) {
-  const query = () => server.deps.sqlite.query("SELECT role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = ? ORDER BY id").all(playerId) as { role: string; text: string; sealed: Uint8Array | null }[];
-  for (let i = 0; i < 100 && query().length < count; i++) await Bun.sleep(20);
+  const query = async () =>
+    (await rawSql(server.deps.database, "SELECT role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = ? ORDER BY id", playerId)) as {
+      role: string;
+      text: string;
+      sealed: Uint8Array | null;
+    }[];
+  for (let i = 0; i < 100 && (await query()).length < count; i++) await Bun.sleep(20);
   return query();
 }
 
@@ -42,22 +51,25 @@ describe("children's words at rest", () => {
         ["assistant", "", true],
       ]);
       // The service reads them back.
-      expect(loadHistory(server.deps.db, player.pk, 10_000)).toEqual([
+      expect(await loadHistory(server.deps, player.pk, 10_000)).toEqual([
         { role: "user", text: WORDS },
         { role: "assistant", text: reply },
       ]);
-      const disk = onDisk(server);
-      expect(disk.includes(Buffer.from("purple elephant"))).toBe(false);
-      expect(disk.includes(Buffer.from(reply.slice(0, 24)))).toBe(false);
+      for (const row of rows) expect(Buffer.from(row.sealed!).includes(Buffer.from("purple"))).toBe(false);
+      if (server.backend === "sqlite") {
+        const disk = onDisk(server);
+        expect(disk.includes(Buffer.from("purple elephant"))).toBe(false);
+        expect(disk.includes(Buffer.from(reply.slice(0, 24)))).toBe(false);
+      }
     } finally {
       await server.close();
     }
   });
 
-  it("turns on secure_delete, and deleting a player leaves none of their stored bytes in the database or the WAL", async () => {
+  sqliteOnly("turns on secure_delete, and deleting a player leaves none of their stored bytes in the database or the WAL", async () => {
     const server = await startTestServer();
     try {
-      expect(server.deps.sqlite.query("PRAGMA secure_delete").get()).toEqual({ secure_delete: 1 });
+      expect(await rawSql(server.deps.database, "PRAGMA secure_delete")).toEqual([{ secure_delete: 1 }]);
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
       await talk(server, player.token, WORDS);
@@ -83,18 +95,18 @@ describe("children's words at rest", () => {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
       // What an older hoot wrote: the words in `text`, nothing in `text_enc`.
-      server.deps.sqlite.query("INSERT INTO conversation_messages (player_id, role, text) VALUES (?, 'user', ?)").run(player.pk, WORDS);
-      expect(loadHistory(server.deps.db, player.pk, 10_000)).toEqual([{ role: "user", text: WORDS }]);
+      await rawSql(server.deps.database, "INSERT INTO conversation_messages (player_id, role, text) VALUES (?, 'user', ?)", player.pk, WORDS);
+      expect(await loadHistory(server.deps, player.pk, 10_000)).toEqual([{ role: "user", text: WORDS }]);
       await server.close();
 
       server = await startTestServer({}, { dir });
       try {
-        const rows = server.deps.sqlite.query("SELECT text, text_enc AS sealed FROM conversation_messages").all() as { text: string; sealed: Uint8Array | null }[];
+        const rows = await rawSql(server.deps.database, "SELECT text, text_enc AS sealed FROM conversation_messages");
         expect(rows).toHaveLength(1);
         expect(rows[0]!.text).toBe("");
         expect(rows[0]!.sealed).not.toBeNull();
-        expect(loadHistory(server.deps.db, player.pk, 10_000)).toEqual([{ role: "user", text: WORDS }]);
-        expect(onDisk(server).includes(Buffer.from("purple elephant"))).toBe(false);
+        expect(await loadHistory(server.deps, player.pk, 10_000)).toEqual([{ role: "user", text: WORDS }]);
+        if (server.backend === "sqlite") expect(onDisk(server).includes(Buffer.from("purple elephant"))).toBe(false);
         expect(server.logs.some((l) => l.includes('"conversations_sealed"'))).toBe(true);
       } finally {
         await server.close();
@@ -112,8 +124,8 @@ describe("children's words at rest", () => {
       const leo = await createPlayer(server, team);
       await talk(server, mia.token, WORDS);
       await storedRows(server, mia.pk, 2);
-      server.deps.sqlite.query("UPDATE conversation_messages SET player_id = ? WHERE player_id = ?").run(leo.pk, mia.pk);
-      expect(loadHistory(server.deps.db, leo.pk, 10_000)).toEqual([]);
+      await rawSql(server.deps.database, "UPDATE conversation_messages SET player_id = ? WHERE player_id = ?", leo.pk, mia.pk);
+      expect(await loadHistory(server.deps, leo.pk, 10_000)).toEqual([]);
     } finally {
       await server.close();
     }
@@ -121,7 +133,7 @@ describe("children's words at rest", () => {
 });
 
 describe("file permissions", () => {
-  it("keeps the data folder 0700 and the database, its WAL and shm, and the generated key 0600", async () => {
+  sqliteOnly("keeps the data folder 0700 and the database, its WAL and shm, and the generated key 0600", async () => {
     const root = mkdtempSync(join(tmpdir(), "hoot-perms-"));
     const dir = join(root, "data");
     try {
@@ -137,7 +149,7 @@ describe("file permissions", () => {
     }
   });
 
-  it("tightens a folder and database that an older version left readable by everyone", async () => {
+  sqliteOnly("tightens a folder and database that an older version left readable by everyone", async () => {
     const root = mkdtempSync(join(tmpdir(), "hoot-perms-"));
     const dir = join(root, "data");
     try {

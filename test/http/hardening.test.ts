@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { api, createPlayer, serverForFile, startTestServer } from "../helpers/server.ts";
 import { rawPost, rawRequest, rawUpgrade } from "../helpers/raw-http.ts";
+import { holdLocks } from "../helpers/database.ts";
 
 const file = serverForFile();
 
@@ -97,10 +98,10 @@ describe("short Host headers (a service named api behind a proxy)", () => {
 describe("another process holding the database's write lock", () => {
   it("keeps answering reads at once, and a write waits asynchronously, then succeeds when the lock is released", async () => {
     const server = file.server;
-    const holder = new (await import("bun:sqlite")).Database(server.config.databasePath);
     const player = await createPlayer(server, file.team);
     const doomed = await createPlayer(server, file.team);
-    holder.exec("BEGIN IMMEDIATE");
+    // SQLite: the file's write lock; PostgreSQL: the team's and the doomed player's rows.
+    const holder = await holdLocks(server.deps.database, { teams: [file.team.teamId], players: [doomed.pk] });
     const order: string[] = [];
     try {
       const write = api(server.url, "POST", "/api/players", { token: file.team.developerToken, body: { external_id: `locked-${Date.now()}` } }).then((r) => {
@@ -120,15 +121,14 @@ describe("another process holding the database's write lock", () => {
       const login = await api(server.url, "POST", "/api/auth/login", { body: { api_key: file.team.developerKey } });
       order.push("login");
       expect([health.status, read.status, login.status]).toEqual([200, 200, 200]);
-      holder.exec("COMMIT");
+      await holder.release();
       const [written, removed] = await Promise.all([write, remove]);
       expect(written.status).toBe(201);
       expect(removed.status).toBe(204);
       expect(order.slice(0, 3)).toEqual(["health", "read", "login"]);
       expect(order.slice(3).sort()).toEqual(["delete", "write"]);
     } finally {
-      if (holder.inTransaction) holder.exec("ROLLBACK");
-      holder.close();
+      await holder.release();
     }
   });
 
@@ -136,8 +136,7 @@ describe("another process holding the database's write lock", () => {
     const server = await startTestServer({ HOOT_DB_LOCK_TIMEOUT_MS: "300" });
     const { createTeamFixture } = await import("../helpers/server.ts");
     const team = await createTeamFixture(server);
-    const holder = new (await import("bun:sqlite")).Database(server.config.databasePath);
-    holder.exec("BEGIN IMMEDIATE");
+    const holder = await holdLocks(server.deps.database, { teams: [team.teamId] });
     try {
       let healthAnswered = false;
       const write = api(server.url, "POST", "/api/players", { token: team.developerToken, body: { external_id: "never-written" } });
@@ -149,8 +148,7 @@ describe("another process holding the database's write lock", () => {
       expect(res.body).toEqual({ error: expect.stringContaining("busy"), code: "database_busy" });
       expect(res.headers.get("retry-after")).toBe("1");
     } finally {
-      holder.exec("ROLLBACK");
-      holder.close();
+      await holder.release();
     }
     const list = await api(server.url, "GET", "/api/players", { token: team.developerToken });
     expect(list.body.players).toEqual([]);

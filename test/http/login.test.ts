@@ -28,9 +28,9 @@ describe("POST /api/auth/login", () => {
 
   it("asks a developer in several teams to name one, then scopes the token to it", async () => {
     const second = `second-${Date.now()}`;
-    createTeam(file.server.deps, second);
+    await createTeam(file.server.deps, second);
     const multi = await createTeamFixture(file.server);
-    addTeamMember(file.server.deps, second, `dev-${multi.teamName}@example.com`);
+    await addTeamMember(file.server.deps, second, `dev-${multi.teamName}@example.com`);
     const res = await loginWith({ api_key: multi.developerKey });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("team_name_required");

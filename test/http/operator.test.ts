@@ -2,17 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, createPlayer, createTeamFixture, login, startTestServer, TEST_SECRET, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { api, createPlayer, createTeamFixture, databaseEnv, login, startTestServer, TEST_SECRET, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { runHoot } from "../helpers/process.ts";
 import { openSession } from "../helpers/ws.ts";
 import { createOperatorKey } from "../../src/operator/service.ts";
-import { conversationMessages, players, serviceAccounts } from "../../src/db/schema.ts";
-import { eq } from "drizzle-orm";
 
 let dir: string;
 let server: TestServer;
 let team: TeamFixture;
-const adminEnv = () => ({ HOOT_DATA_DIR: dir, HOOT_SECRET_KEY: TEST_SECRET });
+const adminEnv = () => ({ HOOT_DATA_DIR: dir, HOOT_SECRET_KEY: TEST_SECRET, ...databaseEnv(server) });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hoot-operator-"));
@@ -24,7 +23,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const operatorToken = async () => (await login(server.url, { api_key: createOperatorKey(server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`).api_key })).access_token;
+const operatorToken = async () => (await login(server.url, { api_key: (await createOperatorKey(server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`)).api_key })).access_token;
 
 const OPERATOR_ROUTES: [string, string, unknown?][] = [
   ["GET", "/api/settings"],
@@ -68,15 +67,22 @@ describe("operator keys from the admin command", () => {
   }, 60_000);
 
   it("stores only a keyed hash of the key", async () => {
-    const { api_key } = createOperatorKey(server.deps, "stored-hash-check");
-    server.deps.sqlite.exec("PRAGMA wal_checkpoint(FULL)");
-    const bytes = readFileSync(join(dir, "hoot.db")).toString("latin1");
-    expect(bytes).not.toContain(api_key);
-    expect(bytes).not.toContain(api_key.slice(12, 44));
+    const { api_key } = await createOperatorKey(server.deps, "stored-hash-check");
+    const [row] = await rawSql(server.deps.database, "SELECT * FROM operator_keys WHERE name = 'stored-hash-check'");
+    const stored = JSON.stringify(row);
+    expect(stored).toContain(server.deps.secrets.lookupHash(api_key));
+    expect(stored).not.toContain(api_key.slice(12, 44));
+    const raw = server.deps.database.raw;
+    if (raw.kind === "sqlite") {
+      raw.sqlite.exec("PRAGMA wal_checkpoint(FULL)");
+      const bytes = readFileSync(join(dir, "hoot.db")).toString("latin1");
+      expect(bytes).not.toContain(api_key);
+      expect(bytes).not.toContain(api_key.slice(12, 44));
+    }
   });
 
   it("refuses an operator key sent with team_name or federated_id, with the one 401 body", async () => {
-    const { api_key } = createOperatorKey(server.deps, "login-shapes");
+    const { api_key } = (await createOperatorKey(server.deps, "login-shapes"));
     for (const extra of [{ team_name: team.teamName }, { federated_id: (await createPlayer(server, team)).federatedId }]) {
       const res = await api(server.url, "POST", "/api/auth/login", { body: { api_key, ...extra } });
       expect(res.status).toBe(401);
@@ -141,14 +147,15 @@ describe("operator routes", () => {
     const player = await createPlayer(server, doomed);
     const session = await openSession(server.url, player.token);
     await session.interact("Hello owl!");
-    const db = server.deps.db;
-    expect(db.select().from(conversationMessages).where(eq(conversationMessages.playerId, player.pk)).all().length).toBeGreaterThan(0);
+    const sql = (text: string, ...params: unknown[]) => rawSql(server.deps.database, text, ...params);
+    expect((await sql("SELECT id FROM conversation_messages WHERE player_id = ?", player.pk)).length).toBeGreaterThan(0);
     const res = await api(server.url, "DELETE", `/api/teams/${doomed.teamId}`, { token: await operatorToken() });
     expect(res.status).toBe(204);
     expect((await session.closed).code).toBe(4403);
-    expect(db.select().from(conversationMessages).where(eq(conversationMessages.playerId, player.pk)).all()).toEqual([]);
-    expect(db.select().from(players).where(eq(players.teamId, doomed.teamId)).all()).toEqual([]);
-    expect(db.select().from(serviceAccounts).where(eq(serviceAccounts.teamId, doomed.teamId)).all()).toEqual([]);
+    expect(await sql("SELECT id FROM conversation_messages WHERE player_id = ?", player.pk)).toEqual([]);
+    expect(await sql("SELECT id FROM players WHERE team_id = ?", doomed.teamId)).toEqual([]);
+    expect(await sql("SELECT id FROM service_accounts WHERE team_id = ?", doomed.teamId)).toEqual([]);
+    expect(await sql("SELECT id FROM teams WHERE id = ?", doomed.teamId)).toEqual([]);
     expect((await api(server.url, "GET", "/api/players", { token: doomed.developerToken })).status).toBe(401);
     expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: doomed.backendKey } })).status).toBe(401);
     // The developer still exists (they may be in other teams); the other team is untouched.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "bun:test";
 import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
-import { conversationMessages, players } from "../../src/db/schema.ts";
-import { eq } from "drizzle-orm";
+import { rawSql } from "../helpers/database.ts";
 
 const file = serverForFile();
 
+const sql = (text: string, ...params: unknown[]) => rawSql(file.server.deps.database, text, ...params);
 const call = (method: string, path: string, body?: unknown, token = file.team.developerToken) => api(file.server.url, method, path, { token, body });
 
 describe("players", () => {
@@ -16,17 +16,18 @@ describe("players", () => {
     const got = await call("GET", `/api/players/${created.body.pk}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created.body);
-    const row = file.server.deps.db.select().from(players).where(eq(players.id, created.body.pk)).get()!;
-    expect(row.teamId).toBe(file.team.teamId);
+    const [row] = await sql("SELECT team_id AS team FROM players WHERE id = ?", created.body.pk);
+    expect(row!.team).toBe(file.team.teamId);
   });
 
   it("refuses a duplicate external_id in the same team with 409 and writes nothing", async () => {
     await call("POST", "/api/players", { external_id: "dup" });
-    const before = file.server.deps.db.select().from(players).all().length;
+    const count = async () => (await sql("SELECT id FROM players")).length;
+    const before = await count();
     const again = await call("POST", "/api/players", { external_id: "dup" });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("external_id_taken");
-    expect(file.server.deps.db.select().from(players).all().length).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it("lets another team use the same external_id", async () => {
@@ -87,11 +88,15 @@ describe("players", () => {
 
   it("deletes a player with their conversation in one go and answers 404 afterwards", async () => {
     const p = await createPlayer(file.server, file.team);
-    file.server.deps.db.insert(conversationMessages).values([{ playerId: p.pk, role: "user", text: "hello" }, { playerId: p.pk, role: "assistant", text: "hi!" }]).run();
+    await file.server.deps.store.conversations.append(p.pk, [
+      { role: "user", sealed: file.server.deps.textCipher.seal("hello", p.pk, "user") },
+      { role: "assistant", sealed: file.server.deps.textCipher.seal("hi!", p.pk, "assistant") },
+    ]);
+    expect(await sql("SELECT id FROM conversation_messages WHERE player_id = ?", p.pk)).toHaveLength(2);
     const res = await call("DELETE", `/api/players/${p.pk}`);
     expect(res.status).toBe(204);
-    expect(file.server.deps.db.select().from(players).where(eq(players.id, p.pk)).all()).toHaveLength(0);
-    expect(file.server.deps.db.select().from(conversationMessages).where(eq(conversationMessages.playerId, p.pk)).all()).toHaveLength(0);
+    expect(await sql("SELECT id FROM players WHERE id = ?", p.pk)).toHaveLength(0);
+    expect(await sql("SELECT id FROM conversation_messages WHERE player_id = ?", p.pk)).toHaveLength(0);
     expect((await call("GET", `/api/players/${p.pk}`)).status).toBe(404);
     expect((await call("DELETE", `/api/players/${p.pk}`)).status).toBe(404);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SignJWT } from "jose";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { everything } from "../helpers/database.ts";
 
 let server: TestServer;
 let a: TeamFixture;
@@ -106,8 +107,7 @@ describe("secrets at rest and in logs", () => {
     const player = await createPlayer(server, a);
     await api(server.url, "GET", "/api/users/me", { token: a.developerToken });
     await api(server.url, "POST", "/api/auth/login", { body: { api_key: a.developerKey.slice(0, -2) + "zz" } });
-    server.deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    const file = readFileSync(server.config.databasePath);
+    const file = await everything(server.deps.database);
     const logs = server.logs.join("\n");
     expect(server.logs.length).toBeGreaterThan(5);
     for (const secret of [a.developerKey, a.publicKey, a.backendKey, player.federatedId, player.token, a.developerToken]) {

@@ -2,13 +2,13 @@
  * Websocket findings of issue 9, through the real server: an acknowledged turn is saved first, an oversized
  * message is told why before 1009, and user-supplied names never reach an object's prototype.
  */
-import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
+import { holdLocks, rawSql } from "../helpers/database.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
-const rowsOf = (playerId: number) => file.server.deps.sqlite.query("SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id").all(playerId) as { role: string; text: string }[];
+const rowsOf = (playerId: number) => rawSql(file.server.deps.database, "SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id", playerId);
 
 describe("an acknowledged turn is never lost", () => {
   it("has its history saved by the time interaction_complete arrives", async () => {
@@ -17,16 +17,16 @@ describe("an acknowledged turn is never lost", () => {
     const uid = crypto.randomUUID();
     probe.send({ type: "stream", kind: "interact", uid, text: "hello", context: {}, audio_output: false });
     await probe.next((m) => m.uid === uid && m.event === "interaction_complete");
-    expect(rowsOf(player.pk).map((r) => r.role)).toEqual(["user", "assistant"]);
+    expect((await rowsOf(player.pk)).map((r) => r.role)).toEqual(["user", "assistant"]);
     probe.close();
   });
 
   it("ends with interaction_error (history_not_saved) and no interaction_complete when the history cannot be written", async () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await openSession(file.server.url, player.token);
-    // Another connection holds the write lock (as an admin command or a backup might) past the busy timeout.
-    const other = new Database(file.server.config.databasePath);
-    other.exec("BEGIN IMMEDIATE");
+    // Another connection holds the write lock (as an admin command or a backup might) past the busy timeout
+    // (PostgreSQL: a lock on the player's row, which every insert of their history waits for).
+    const other = await holdLocks(file.server.deps.database, { players: [player.pk] });
     try {
       const { events } = await probe.interact("hello", {}, 20_000);
       const kinds = events.map((e) => e.event ?? e.kind);
@@ -34,14 +34,13 @@ describe("an acknowledged turn is never lost", () => {
       expect(kinds).not.toContain("interaction_complete");
       expect(events.find((e) => e.event === "interaction_error")).toMatchObject({ code: "history_not_saved" });
     } finally {
-      other.exec("ROLLBACK");
-      other.close();
+      await other.release();
     }
-    expect(rowsOf(player.pk)).toEqual([]);
+    expect(await rowsOf(player.pk)).toEqual([]);
     // The socket is still usable and the next turn is saved.
     const { events } = await probe.interact("hello again");
     expect(events.map((e) => e.event ?? e.kind).slice(-2)).toEqual(["interaction_complete", "close"]);
-    expect(rowsOf(player.pk)).toHaveLength(2);
+    expect(await rowsOf(player.pk)).toHaveLength(2);
     probe.close();
   }, 30_000);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
+import { rawSql } from "../helpers/database.ts";
 
 let server: TestServer;
 let team: TeamFixture;
@@ -97,8 +98,8 @@ describe("interact limits and closes", () => {
     const res = await api(server.url, "DELETE", `/api/players/${player.pk}`, { token: team.developerToken });
     expect(res.status).toBe(204);
     expect((await probe.closed).code).toBe(4403);
-    const rows = server.deps.sqlite.query("SELECT count(*) AS n FROM conversation_messages WHERE player_id = ?").get(player.pk) as { n: number };
-    expect(rows.n).toBe(0);
+    const [rows] = await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk);
+    expect(rows!.n).toBe(0);
   });
 
   it("closes sockets with 4403 when the player's federated id is reset or the service account is deleted", async () => {

@@ -6,6 +6,7 @@ import { createPlayer, createTeamFixture, login, startTestServer } from "../help
 import { openSession } from "../helpers/ws.ts";
 import { startFakeOpenAi, type FakeOpenAiServer } from "../engine/helpers/fake-openai-server.ts";
 import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
+import { rawSql } from "../helpers/database.ts";
 
 let fake: FakeOpenAiServer;
 let dir: string;
@@ -63,7 +64,7 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
     expect(afterRestart).toContain("My favourite animal is a fox");
     expect(afterRestart).toContain("What is my favourite animal?");
     // "." adds no user words to the history.
-    const rows = server.deps.sqlite.query("SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id").all(player.pk) as { role: string; text: string }[];
+    const rows = await rawSql(server.deps.database, "SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id", player.pk);
     expect(rows.map((r) => r.role)).toEqual(["user", "assistant", "user", "assistant", "assistant"]);
     third.close();
     await server.close();
@@ -87,7 +88,7 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
       expect(events.some((e) => e.event === "interaction_complete")).toBe(false);
       await Bun.sleep(50);
       // The words are stored encrypted: read them back through the conversation service.
-      const rows = loadHistory(server.deps.db, player.pk, 10_000);
+      const rows = await loadHistory(server.deps, player.pk, 10_000);
       expect(rows).toEqual([{ role: "user", text: "story please" }, { role: "assistant", text: "Once" }]);
       probe.close();
     } finally {
@@ -131,12 +132,12 @@ describe("retention", () => {
       await probe.interact("hello");
       probe.close();
       const day = 86_400_000;
-      server.deps.sqlite.query("INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old words', ?)").run(player.pk, Date.now() - 31 * day);
-      const count = () => (server.deps.sqlite.query("SELECT count(*) AS n FROM conversation_messages WHERE player_id = ?").get(player.pk) as { n: number }).n;
-      expect(count()).toBe(3);
-      expect(purgeExpired(server.deps.db, 30)).toBe(1);
-      expect(count()).toBe(2);
-      expect(purgeExpired(server.deps.db, 30, Date.now() + 31 * day)).toBe(2);
+      await rawSql(server.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old words', ?)", player.pk, Date.now() - 31 * day);
+      const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
+      expect(await count()).toBe(3);
+      expect(await purgeExpired(server.deps, 30)).toBe(1);
+      expect(await count()).toBe(2);
+      expect(await purgeExpired(server.deps, 30, Date.now() + 31 * day)).toBe(2);
     } finally {
       await server.close();
     }
@@ -147,10 +148,10 @@ describe("retention", () => {
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
-      server.deps.sqlite.query("INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)").run(player.pk, Date.now() - 40 * 86_400_000);
-      await Bun.sleep(350);
-      const n = (server.deps.sqlite.query("SELECT count(*) AS n FROM conversation_messages").get() as { n: number }).n;
-      expect(n).toBe(0);
+      await rawSql(server.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, Date.now() - 40 * 86_400_000);
+      const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages"))[0]!.n;
+      for (let i = 0; i < 50 && (await count()) > 0; i++) await Bun.sleep(50);
+      expect(await count()).toBe(0);
     } finally {
       await server.close();
     }

@@ -1,21 +1,21 @@
 /**
- * Safety incidents are recorded even while another process holds the database's write lock for a moment
- * (an admin command, a backup): the write is retried off the turn's path, and one that still fails is counted.
+ * Safety incidents are recorded even while another connection holds a lock the write needs for a moment (an
+ * admin command or a backup holding SQLite's write lock; on PostgreSQL a transaction holding the player's row):
+ * the write is retried off the turn's path, and one that still fails is counted.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { holdLocks, rawSql } from "../helpers/database.ts";
 import { openSession } from "../helpers/ws.ts";
 
 const DISCLOSURE = "I want to kill myself tonight";
 
-const incidentsOf = (server: TestServer, playerId: number) =>
-  server.deps.sqlite.query<{ category: string }, [number]>("SELECT category FROM safety_incidents WHERE player_id = ?").all(playerId);
+const incidentsOf = (server: TestServer, playerId: number) => rawSql(server.deps.database, "SELECT category FROM safety_incidents WHERE player_id = ?", playerId);
 
-async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
+async function eventually(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    if (check()) return true;
+    if (await check()) return true;
     await Bun.sleep(20);
   }
   return check();
@@ -38,22 +38,20 @@ describe("an escalation while the database is briefly busy", () => {
   it("is still recorded once the lock is released, and the turn completes", async () => {
     const player = await createPlayer(server, team);
     const probe = await openSession(server.url, player.token);
-    const holder = new Database(server.config.databasePath);
-    holder.exec("BEGIN IMMEDIATE");
-    // Held well past the 5 ms a statement may wait, well inside HOOT_DB_LOCK_TIMEOUT_MS (5 s).
-    const release = setTimeout(() => holder.exec("ROLLBACK"), 400);
+    const holder = await holdLocks(server.deps.database, { players: [player.pk] });
+    // Held well past the 5 ms a SQLite statement may wait, well inside HOOT_DB_LOCK_TIMEOUT_MS (5 s).
+    const release = setTimeout(() => void holder.release(), 400);
     try {
       const { events } = await probe.interact(DISCLOSURE, {}, 20_000);
       expect(events.filter((e) => e.event === "safety_policy").map((e) => e.category)).toEqual(["self_harm"]);
       expect(events.map((e) => e.event ?? e.kind).slice(-2)).toEqual(["interaction_complete", "close"]);
     } finally {
       clearTimeout(release);
-      if (holder.inTransaction) holder.exec("ROLLBACK");
-      holder.close();
+      await holder.release();
       probe.close();
     }
-    expect(await eventually(() => incidentsOf(server, player.pk).length > 0)).toBe(true);
-    expect(incidentsOf(server, player.pk)).toEqual([{ category: "self_harm" }]);
+    expect(await eventually(async () => (await incidentsOf(server, player.pk)).length > 0)).toBe(true);
+    expect(await incidentsOf(server, player.pk)).toEqual([{ category: "self_harm" }]);
     expect(await notRecorded(server)).toBe(0);
   }, 30_000);
 });
@@ -70,18 +68,16 @@ describe("an escalation while the database stays busy past the lock timeout", ()
   it("is counted in hoot_safety_incidents_not_recorded_total and logged without any text", async () => {
     const player = await createPlayer(server, team);
     const probe = await openSession(server.url, player.token);
-    const holder = new Database(server.config.databasePath);
-    holder.exec("BEGIN IMMEDIATE");
+    const holder = await holdLocks(server.deps.database, { players: [player.pk] });
     try {
       await probe.interact(DISCLOSURE, {}, 20_000);
       expect(await eventually(() => server.logs.some((l) => l.includes("safety_incident_not_recorded")))).toBe(true);
     } finally {
-      holder.exec("ROLLBACK");
-      holder.close();
+      await holder.release();
       probe.close();
     }
     expect(await notRecorded(server)).toBe(1);
-    expect(incidentsOf(server, player.pk)).toEqual([]);
+    expect(await incidentsOf(server, player.pk)).toEqual([]);
     expect(server.logs.join("\n")).not.toMatch(/kill|myself|tonight/);
   }, 30_000);
 });

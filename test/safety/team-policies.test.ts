@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deleteTeam } from "../../src/teams/service.ts";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { openSession, WsProbe, type Msg } from "../helpers/ws.ts";
 import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
 
@@ -143,10 +144,10 @@ describe("team safety policy routes", () => {
   it("go with their team when it is deleted, and are documented in the OpenAPI document", async () => {
     const doomed = await createTeamFixture(server);
     expect((await call(doomed, "POST", "/api/safety-policies", { name: "temporary" })).status).toBe(201);
-    const count = () => (server.deps.sqlite.query("SELECT count(*) AS n FROM safety_policies WHERE team_id = ?").get(doomed.teamId) as { n: number }).n;
-    expect(count()).toBe(1);
-    deleteTeam(server.deps, doomed.teamId);
-    expect(count()).toBe(0);
+    const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM safety_policies WHERE team_id = ?", doomed.teamId))[0]!.n;
+    expect(await count()).toBe(1);
+    await deleteTeam(server.deps, doomed.teamId);
+    expect(await count()).toBe(0);
     const openapi = await api(server.url, "GET", "/api/openapi.json");
     expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(["/api/safety-policies", "/api/safety-policies/{name}", "/api/safety/incidents"]));
   });
@@ -221,9 +222,7 @@ describe("a configuration that names a team policy", () => {
 
   it("validates a stored policy again when a session resolves it", async () => {
     // A body written by an older hoot that this one no longer accepts (here: put straight into the table).
-    server.deps.sqlite
-      .query("INSERT INTO safety_policies (team_id, name, body) VALUES (?, ?, ?)")
-      .run(teamA.teamId, "legacy", JSON.stringify({ categories: { self_harm: "allow" } }));
+    await rawSql(server.deps.database, "INSERT INTO safety_policies (team_id, name, body) VALUES (?, ?, ?)", teamA.teamId, "legacy", JSON.stringify({ categories: { self_harm: "allow" } }));
     const player = await createPlayer(server, teamA);
     const probe = await WsProbe.open(server.url);
     await probe.request("authenticate", { access_token: player.token });

@@ -114,7 +114,7 @@ describe("session safety hooks", () => {
 describe("the session guard", () => {
   it("records incidents with the player, team, session and policy, and never text", async () => {
     const recorded: IncidentRecord[] = [];
-    const guard = new SessionGuard("sock-1", { ...BUILTIN_ONLY, recordIncident: (i) => recorded.push(i) }, silentLogger);
+    const guard = new SessionGuard("sock-1", { ...BUILTIN_ONLY, recordIncident: (i) => void recorded.push(i) }, silentLogger);
     const screened = await guard.forTurn({ playerId: 4, teamId: 9 }).screen("I want to kill myself", new AbortController().signal);
     expect(screened.reply).toContain("grown-up");
     expect(recorded).toEqual([{ category: "self_harm", action: "escalate", direction: "input", teamId: 9, playerId: 4, sessionId: "sock-1", policy: "children_strict" }]);

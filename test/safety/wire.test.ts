@@ -10,6 +10,7 @@ import { loadHistory } from "../../src/conversations/service.ts";
 import { WITHHELD } from "../../src/interact/safety.ts";
 import { BUILTIN_POLICIES } from "../../src/engine/safety/checks.ts";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { everything, rawSql } from "../helpers/database.ts";
 import { openSession, type Msg } from "../helpers/ws.ts";
 import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
 
@@ -40,7 +41,7 @@ const of = (events: Msg[], name: string) => events.filter((e) => e.event === nam
 const shown = (events: Msg[]) => of(events, "text").map((e) => e.text as string).join("");
 const completed = (events: Msg[]) => of(events, "text_complete")[0]?.text as string;
 const notices = (events: Msg[]) => of(events, "safety_policy").map((e) => ({ category: e.category, action: e.action }));
-const history = (playerPk: number) => loadHistory(server.deps.db, playerPk, 1_000_000);
+const history = (playerPk: number) => loadHistory(server.deps, playerPk, 1_000_000);
 
 describe("model output is checked sentence by sentence before it leaves", () => {
   it("drops a blocked sentence split across tokens and carries on: not in text, text_complete, audio or the history", async () => {
@@ -61,7 +62,7 @@ describe("model output is checked sentence by sentence before it leaves", () => 
     expect(fake.spoken.slice(spokenBefore).sort()).toEqual(["Hi there!", "Let's play a game."]);
     expect(of(events, "audio").map((e) => e.text).join(" ")).not.toContain("blood");
     expect(of(events, "interaction_complete")).toHaveLength(1);
-    expect(history(player.pk)).toEqual([
+    expect(await history(player.pk)).toEqual([
       { role: "user", text: "tell me a story" },
       { role: "assistant", text: "Hi there! Let's play a game." },
     ]);
@@ -83,7 +84,7 @@ describe("model output is checked sentence by sentence before it leaves", () => 
     expect(notices(events)).toEqual([{ category: "stranger_danger", action: "redirect" }]);
     expect(fake.spoken.slice(spokenBefore).sort()).toEqual(["What a fun day!", line].sort());
     expect(fake.chats.at(-1)!.aborted).toBe(true);
-    expect(history(player.pk).at(-1)).toEqual({ role: "assistant", text });
+    expect((await history(player.pk)).at(-1)).toEqual({ role: "assistant", text });
   });
 
   it("holds text until its sentence has passed: no fragment of an unsafe sentence is ever shown, even briefly", async () => {
@@ -117,7 +118,7 @@ describe("the child's words are checked before the model is called", () => {
     const sent = JSON.stringify(fake.chats.at(-1)!.messages);
     expect(sent).toContain("my phone number is [phone number] and my email is [email], I live at [address]");
     for (const secret of ["07700", "900123", "mia.jones", "example.com", "Oak Street"]) expect(sent).not.toContain(secret);
-    expect(history(player.pk)[0]).toEqual({ role: "user", text: "my phone number is [phone number] and my email is [email], I live at [address]" });
+    expect((await history(player.pk))[0]).toEqual({ role: "user", text: "my phone number is [phone number] and my email is [email], I live at [address]" });
     const logs = server.logs.join("\n");
     for (const secret of ["07700", "900123", "mia.jones", "Oak Street"]) expect(logs).not.toContain(secret);
   });
@@ -148,7 +149,7 @@ describe("the child's words are checked before the model is called", () => {
     const words = (text: string) => text.split(/\s+/).filter(Boolean).sort();
     expect(words(spoken.join(" "))).toEqual(words(line));
     // The words the policy refused are neither stored nor shown to the model on a later turn.
-    expect(history(player.pk)).toEqual([
+    expect(await history(player.pk)).toEqual([
       { role: "user", text: WITHHELD },
       { role: "assistant", text: line },
     ]);
@@ -235,17 +236,17 @@ describe("incidents", () => {
     const { player, probe } = await session();
     await probe.interact("I want to kill myself");
     probe.close();
-    const count = () => (server.deps.sqlite.query("SELECT count(*) AS n FROM safety_incidents WHERE player_id = ?").get(player.pk) as { n: number }).n;
-    expect(count()).toBe(1);
+    const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM safety_incidents WHERE player_id = ?", player.pk))[0]!.n;
+    expect(await count()).toBe(1);
     expect((await api(server.url, "DELETE", `/api/players/${player.pk}`, { token: team.developerToken })).status).toBe(204);
-    expect(count()).toBe(0);
+    expect(await count()).toBe(0);
     const listed = await api(server.url, "GET", `/api/safety/incidents?player_pk=${player.pk}`, { token: team.developerToken });
     expect(listed.body.incidents).toEqual([]);
   });
 });
 
 describe("the database files", () => {
-  it("hold no phone number, e-mail or address a child typed (main file and WAL, raw bytes)", async () => {
+  it("hold no phone number, e-mail or address a child typed (SQLite: main file and WAL, raw bytes; PostgreSQL: every row)", async () => {
     const { probe } = await session();
     const typed = [
       "call me on 07911 123456 please",
@@ -258,9 +259,15 @@ describe("the database files", () => {
       await probe.interact(text);
     }
     probe.close();
-    const files = readdirSync(server.dir).filter((f) => f.startsWith("hoot.db"));
-    expect(files).toContain("hoot.db-wal");
-    const bytes = files.map((f) => readFileSync(join(server.dir, f)).toString("latin1")).join("\n");
+    let bytes: string;
+    if (server.backend === "sqlite") {
+      const files = readdirSync(server.dir).filter((f) => f.startsWith("hoot.db"));
+      expect(files).toContain("hoot.db-wal");
+      bytes = files.map((f) => readFileSync(join(server.dir, f)).toString("latin1")).join("\n");
+    } else {
+      // PostgreSQL: every row of every table.
+      bytes = (await everything(server.deps.database)).toString("latin1");
+    }
     for (const secret of ["07911 123456", "07911", "sarah.k.patel", "gmail.com", "221 Baker Street", "Baker Street", "NW1 6XE", "555-0199"]) {
       expect({ secret, found: bytes.includes(secret) }).toEqual({ secret, found: false });
     }

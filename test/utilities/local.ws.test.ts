@@ -4,6 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { openSession, type Msg, type WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
@@ -91,12 +92,12 @@ describe("utilities in the three positions (local engine)", () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await openSession(file.server.url, player.token, CONFIG);
     probes.push(probe);
-    const stored = () => file.server.deps.sqlite.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM conversation_messages WHERE player_id = ?").get(player.pk)!.n;
+    const stored = async () => (await rawSql(file.server.deps.database, "SELECT CAST(COUNT(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
     const bound = await probe.request("run", { utilities: ["cats", "pet"], context: {}, bindings: { input: "my two cats are called Tom and Tim" } });
     expect(bound).toMatchObject({ type: "response", kind: "run", data: { cats: "yes", pet: "cats" } });
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
     await probe.interact("I have a dog");
-    expect(stored()).toBe(2);
+    expect(await stored()).toBe(2);
     const last = await probe.request("run", { utilities: ["pet"] });
     // The last message is the character's reply; with output bound, the utility reads that instead.
     expect(typeof last.data.pet).toBe("string");
@@ -107,7 +108,7 @@ describe("utilities in the three positions (local engine)", () => {
     const unknown = await probe.request("run", { utilities: ["nope"] });
     expect(unknown).toMatchObject({ kind: "error", code: "unknown_utility" });
     expect(unknown.error).toContain('field "utilities[0]"');
-    expect(stored()).toBe(2);
+    expect(await stored()).toBe(2);
   });
 
   it("fills templates of utilities from the context", async () => {

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "bun:test";
 import { api, createPlayer, createTeamFixture, serverForFile } from "../helpers/server.ts";
+import { rawSql } from "../helpers/database.ts";
 
 const file = serverForFile();
 const OWL = { prompt: "You are Ollie the owl.", temperature: 0.4 };
 const CATS = { type: "classify", classification_question: "Did the user mention cats?", answers: ["yes", "no"] };
 
-const rows = (teamId: number, name: string) =>
-  file.server.deps.sqlite.query<{ version: number; kind: string }, [number, string]>("SELECT version, kind FROM stored_configs WHERE team_id = ? AND name = ? ORDER BY version").all(teamId, name);
+const rows = (teamId: number, name: string) => rawSql(file.server.deps.database, "SELECT version, kind FROM stored_configs WHERE team_id = ? AND name = ? ORDER BY version", teamId, name);
 
 describe("/api/configs", () => {
   it("stores version 1, adds a version per PUT, reads the latest or a version, lists, deletes", async () => {
@@ -23,7 +23,7 @@ describe("/api/configs", () => {
     const put = await api(file.server.url, "PUT", "/api/configs/owl", { token, body: { config: { ...OWL, temperature: 0.9 } } });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ name: "owl", version: 2, latest_version: 2, description: null });
-    expect(rows(file.team.teamId, "owl")).toEqual([
+    expect(await rows(file.team.teamId, "owl")).toEqual([
       { version: 1, kind: "config" },
       { version: 2, kind: "config" },
     ]);
@@ -41,7 +41,7 @@ describe("/api/configs", () => {
     expect(list.body.configs.find((c: { name: string }) => c.name === "owl")).toMatchObject({ name: "owl", latest_version: 2, description: null });
 
     expect((await api(file.server.url, "DELETE", "/api/configs/owl", { token })).status).toBe(204);
-    expect(rows(file.team.teamId, "owl")).toEqual([]);
+    expect(await rows(file.team.teamId, "owl")).toEqual([]);
     expect((await api(file.server.url, "GET", "/api/configs/owl", { token })).status).toBe(404);
     expect((await api(file.server.url, "DELETE", "/api/configs/owl", { token })).status).toBe(404);
   });
@@ -52,7 +52,7 @@ describe("/api/configs", () => {
     const again = await api(file.server.url, "POST", "/api/configs", { token, body: { name: "fresh", config: { prompt: "q" } } });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("name_taken");
-    expect(rows(file.team.teamId, "fresh")).toHaveLength(1);
+    expect(await rows(file.team.teamId, "fresh")).toHaveLength(1);
   });
 
   it("stores partial configurations with references, and refuses bad ones with a sentence naming the field", async () => {
@@ -76,7 +76,7 @@ describe("/api/configs", () => {
       expect({ status: res.status, code: res.body.code, error: res.body.error }).toMatchObject({ status: 400, code: "invalid_request" });
       expect(res.body.error).toContain(sentence);
     }
-    expect(rows(file.team.teamId, "bad")).toEqual([]);
+    expect(await rows(file.team.teamId, "bad")).toEqual([]);
   });
 
   it("refuses bad names, reserved names, writes to a version, and unknown fields", async () => {
@@ -90,7 +90,7 @@ describe("/api/configs", () => {
     expect(put.status).toBe(400);
     expect(put.body.error).toContain("names a version");
     expect((await api(file.server.url, "DELETE", "/api/configs/versioned@v1", { token })).status).toBe(400);
-    expect(rows(file.team.teamId, "versioned")).toHaveLength(1);
+    expect(await rows(file.team.teamId, "versioned")).toHaveLength(1);
   });
 
   it("keeps each team's names to itself: another team's are 404, and the same name may exist in both", async () => {
@@ -130,7 +130,7 @@ describe("/api/utilities", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('Field "utility.answers": "a" is listed twice');
     expect((await api(file.server.url, "DELETE", "/api/utilities/cats", { token })).status).toBe(204);
-    expect(rows(file.team.teamId, "cats")).toEqual([]);
+    expect(await rows(file.team.teamId, "cats")).toEqual([]);
   });
 
   it("are listed in the OpenAPI document", async () => {

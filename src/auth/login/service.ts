@@ -57,42 +57,42 @@ async function issue(deps: LoginDeps, form: LoginForm) {
   const kind = deps.credentials.kindOf(form.apiKey);
   if (kind === "dk") {
     if (form.federatedId !== undefined) throw new Unauthorized();
-    const user = deps.credentials.developer(form.apiKey);
+    const user = await deps.credentials.developer(form.apiKey);
     if (!user) throw new Unauthorized();
-    const teamId = developerTeam(deps, user.id, form.teamName);
+    const teamId = await developerTeam(deps, user.id, form.teamName);
     return deps.tokens.issue({ typ: "developer", sub: String(user.id), tid: teamId, ver: user.version });
   }
   if (kind === "sk") {
-    const sa = deps.credentials.serviceAccount(form.apiKey);
+    const sa = await deps.credentials.serviceAccount(form.apiKey);
     if (!sa) throw new Unauthorized();
-    if (form.teamName !== undefined && deps.lookups.teams.byName(form.teamName)?.id !== sa.teamId) throw new Unauthorized();
+    if (form.teamName !== undefined && (await deps.lookups.teams.byName(form.teamName))?.id !== sa.teamId) throw new Unauthorized();
     if (form.federatedId === undefined) {
       if (!sa.playerCreate) {
         throw new Forbidden("This service account key may only log players in; give it the playerCreate permission to get a service token.");
       }
       return deps.tokens.issue({ typ: "service", sub: String(sa.id), tid: sa.teamId, ver: sa.version });
     }
-    const player = deps.credentials.player(form.federatedId);
+    const player = await deps.credentials.player(form.federatedId);
     if (!player || player.teamId !== sa.teamId) throw new Unauthorized();
     return deps.tokens.issue({ typ: "player", sub: String(player.id), tid: player.teamId, ver: player.version, sa: sa.id });
   }
   if (kind === "op") {
     // An operator key acts for the whole deployment: a team or a player named with it is a wrong credential.
     if (form.federatedId !== undefined || form.teamName !== undefined) throw new Unauthorized();
-    const operator = deps.credentials.operator(form.apiKey);
+    const operator = await deps.credentials.operator(form.apiKey);
     if (!operator) throw new Unauthorized();
     return deps.tokens.issue({ typ: "operator", sub: String(operator.id), tid: 0, ver: operator.version });
   }
   throw new Unauthorized();
 }
 
-function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): number {
+async function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): Promise<number> {
   if (teamName !== undefined) {
-    const team = deps.lookups.teams.byName(teamName);
-    if (!team || !deps.lookups.teams.isMember(userId, team.id)) throw new Unauthorized();
+    const team = await deps.lookups.teams.byName(teamName);
+    if (!team || !(await deps.lookups.teams.isMember(userId, team.id))) throw new Unauthorized();
     return team.id;
   }
-  const teams = deps.lookups.teams.teamsOf(userId);
+  const teams = await deps.lookups.teams.teamsOf(userId);
   if (teams.length === 1) return teams[0]!.id;
   if (teams.length === 0) throw new Forbidden("This developer belongs to no team yet.", "no_team");
   throw new InvalidRequest("This developer belongs to several teams; say which with team_name.", "team_name_required");

@@ -3,6 +3,7 @@
  * Origin header a browser would, so each test can take one of those away and see the request refused.
  */
 import type { TestServer } from "../../helpers/server.ts";
+import { rawSql } from "../../helpers/database.ts";
 
 export interface Answer {
   status: number;
@@ -75,7 +76,7 @@ export class ConsoleBrowser {
   }
 }
 
-/** Rows of a console table, straight from the database (what was or was not written). */
-export function rows(server: TestServer, sql: string, ...params: (string | number)[]): Record<string, unknown>[] {
-  return server.deps.sqlite.query(sql).all(...params) as Record<string, unknown>[];
+/** Rows of a console table, straight from the database (what was or was not written); `?` placeholders on both databases. */
+export function rows(server: TestServer, sql: string, ...params: (string | number)[]): Promise<Record<string, unknown>[]> {
+  return rawSql(server.deps.database, sql, ...params);
 }

@@ -1,0 +1,58 @@
+/** The conversations repository (repo.ts) on SQLite: prepared statements, bun:sqlite transactions. */
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { conversationMessages } from "../db/schema.ts";
+import type { Synchronous } from "../db/store.ts";
+import type { ConversationRepo, Role, StoredRow } from "./repo.ts";
+
+/** Stored conversations on SQLite. */
+export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
+  const sqlite = db.$client;
+  // bun:sqlite's transaction functions nest as savepoints inside a transaction the store already opened.
+  const appendAll = sqlite.transaction((playerId: number, messages: { role: Role; sealed: Buffer }[]) => {
+    for (const m of messages) insert(db).run({ playerId, role: m.role, textEnc: m.sealed });
+  });
+  const sealAll = sqlite.transaction((rows: { id: number; sealed: Buffer }[]) => {
+    const update = sealStatement(db);
+    for (const row of rows) update.run(row.sealed, row.id);
+  });
+  return {
+    newest: (playerId, limit) => newest(db).all({ playerId, limit }),
+    append: (playerId, messages) => {
+      if (messages.length > 0) appendAll(playerId, messages);
+    },
+    // bun:sqlite reports the count without loading the deleted rows.
+    deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,
+    deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run(playerId),
+    plainRows: (limit) =>
+      sqlite
+        .query<{ id: number; playerId: number; role: Role; text: string }, [number]>(
+          "SELECT id, player_id AS playerId, role, text FROM conversation_messages WHERE text_enc IS NULL ORDER BY id LIMIT ?",
+        )
+        .all(limit),
+    seal: (rows) => {
+      if (rows.length > 0) sealAll(rows);
+    },
+  };
+}
+
+const purgeStatement = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE created_at < ?"));
+
+// Plain bun:sqlite: the blob comes back as a Uint8Array without drizzle's per-row mapping.
+const newest = prepared((db) =>
+  db.$client.query<StoredRow, { playerId: number; limit: number }>(
+    "SELECT id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $playerId ORDER BY id DESC LIMIT $limit",
+  ),
+);
+
+const insert = prepared((db) =>
+  db
+    .insert(conversationMessages)
+    .values({ playerId: sql.placeholder("playerId"), role: sql.placeholder("role"), text: "", textEnc: sql.placeholder("textEnc") })
+    .prepare(),
+);
+
+const sealStatement = prepared((db) => db.$client.query<never, [Buffer, number]>("UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ?"));
+
+const deleteOfPlayer = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE player_id = ?"));

@@ -1,0 +1,44 @@
+/** The PostgreSQL side of src/db/database.ts: connect, migrate under the advisory lock, and the Database over the pool. */
+import { DatabaseUnreachable, type ConnectOptions, type Database, type DatabaseSettings } from "../database.ts";
+import { createPool, migratePostgres, pgDb, redactUrl } from "./client.ts";
+import { createPgStore } from "./store.ts";
+
+/** Connects to `url` (failing at once with DatabaseUnreachable), migrates, and wraps the pool. */
+export async function postgresDatabase(url: string, config: DatabaseSettings, options: ConnectOptions): Promise<Database> {
+  const location = redactUrl(url);
+  const pool = createPool(url, { poolSize: config.databasePoolSize, lockTimeoutMs: config.dbLockTimeoutMs });
+  try {
+    await pool.unsafe("SELECT 1");
+  } catch (error) {
+    await pool.close({ timeout: 0 }).catch(() => undefined);
+    throw new DatabaseUnreachable(location, error);
+  }
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.close({ timeout: 0 }).catch(() => undefined);
+    throw error;
+  }
+  let closed = false;
+  return {
+    kind: "postgres",
+    store: createPgStore(pool, { onCallbackError: options.onCallbackError }),
+    location,
+    raw: { kind: "postgres", pool, db: pgDb(pool) },
+    async ready() {
+      try {
+        await pool.unsafe("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    waitForWriteLock: async () => undefined,
+    scrubDeletedData: () => undefined,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.close({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The store over bun:sqlite. The repositories are synchronous (one prepared statement each, answered at once);
+ * this module gives them the async interface and the transactions.
+ *
+ * One connection serves the whole process, so while a transaction is open (between BEGIN and COMMIT other
+ * requests keep running at every `await`) any statement on that connection would become part of it: seen
+ * uncommitted, and undone by its rollback. So a transaction holds a gate: every call on the outer store waits
+ * until no transaction is open, and transactions run one at a time. Calls on the store a transaction hands to
+ * its work pass straight through. Outside transactions the gate costs one check per call.
+ *
+ * Transactions begin IMMEDIATE (taking the write lock at once), waiting asynchronously with backoff while
+ * another process holds it (retryWhileBusy), so a busy database never stalls the event loop and never fails
+ * half-way through the work.
+ */
+import type { Database } from "bun:sqlite";
+import type { Db } from "../client.ts";
+import { retryWhileBusy } from "../busy.ts";
+import { runCallbacks, type Repositories, type Store, type Synchronous } from "../store.ts";
+import { sqliteUserRepo } from "../../users/repo-sqlite.ts";
+import { sqliteTeamRepo } from "../../teams/repo-sqlite.ts";
+import { sqlitePlayerRepo } from "../../players/repo-sqlite.ts";
+import { sqliteServiceAccountRepo } from "../../service-accounts/repo-sqlite.ts";
+import { sqliteOperatorKeyRepo } from "../../operator/repo-sqlite.ts";
+import { sqliteConversationRepo } from "../../conversations/repo-sqlite.ts";
+import { sqliteConsoleRepo } from "../../console/repo-sqlite.ts";
+import { sqliteInvitationRepo } from "../../invitations/repo-sqlite.ts";
+import { sqliteIncidentRepo } from "../../incidents/repo-sqlite.ts";
+import { sqliteSafetyPolicyRepo } from "../../safety-policies/repo-sqlite.ts";
+import { sqliteStoredConfigRepo } from "../../configs/repo-sqlite.ts";
+import { sqliteMetaRepo } from "../meta.ts";
+
+export interface SqliteStoreOptions {
+  /** How long a transaction waits (asynchronously) for another process's write lock before DatabaseBusy. */
+  lockDeadlineMs: number;
+  /** Told about an afterCommit callback that threw (it never undoes the commit). */
+  onCallbackError?: (error: unknown) => void;
+}
+
+/** The synchronous repositories over one SQLite handle. */
+export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Synchronous<Repositories[K]> } {
+  return {
+    users: sqliteUserRepo(db),
+    teams: sqliteTeamRepo(db),
+    players: sqlitePlayerRepo(db),
+    serviceAccounts: sqliteServiceAccountRepo(db),
+    operatorKeys: sqliteOperatorKeyRepo(db),
+    conversations: sqliteConversationRepo(db),
+    console: sqliteConsoleRepo(db),
+    invitations: sqliteInvitationRepo(db),
+    incidents: sqliteIncidentRepo(db),
+    safetyPolicies: sqliteSafetyPolicyRepo(db),
+    storedConfigs: sqliteStoredConfigRepo(db),
+    meta: sqliteMetaRepo(db),
+  };
+}
+
+interface Gate {
+  /** Settles when the open transaction ends; null when none is open. */
+  open: Promise<void> | null;
+  /** Callbacks waiting for the open transaction's commit. */
+  afterCommit: (() => void)[];
+  /** Savepoints inside the open transaction. */
+  depth: number;
+}
+
+/** The async store over `db`; the same handle's repositories serve the store and its transactions. */
+export function createSqliteStore(db: Db, options: SqliteStoreOptions): Store {
+  const sqlite = db.$client;
+  const sync = sqliteRepositories(db);
+  const gate: Gate = { open: null, afterCommit: [], depth: 0 };
+
+  const inner: Store = {
+    ...facade(sync, null),
+    transaction: (work) => savepoint(sqlite, gate, () => work(inner)),
+    afterCommit: (fn) => void gate.afterCommit.push(fn),
+  };
+
+  return {
+    ...facade(sync, gate),
+    async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+      while (gate.open) await gate.open;
+      let release!: () => void;
+      gate.open = new Promise((resolve) => (release = resolve));
+      gate.afterCommit = [];
+      let result: T;
+      let committed: (() => void)[];
+      try {
+        await retryWhileBusy(() => sqlite.exec("BEGIN IMMEDIATE"), options.lockDeadlineMs);
+        try {
+          result = await work(inner);
+          sqlite.exec("COMMIT");
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+        committed = gate.afterCommit;
+      } finally {
+        gate.afterCommit = [];
+        gate.depth = 0;
+        gate.open = null;
+        release();
+      }
+      const error = runCallbacks(committed);
+      if (error !== null) options.onCallbackError?.(error);
+      return result;
+    },
+    afterCommit: (fn) => fn(),
+  };
+}
+
+// A savepoint inside the open transaction; its queued callbacks go with it when it rolls back.
+async function savepoint<T>(sqlite: Database, gate: Gate, work: () => Promise<T>): Promise<T> {
+  const name = `hoot_sp${++gate.depth}`;
+  const queued = gate.afterCommit.length;
+  sqlite.exec(`SAVEPOINT ${name}`);
+  try {
+    const result = await work();
+    sqlite.exec(`RELEASE ${name}`);
+    return result;
+  } catch (error) {
+    sqlite.exec(`ROLLBACK TO ${name}`);
+    sqlite.exec(`RELEASE ${name}`);
+    gate.afterCommit.length = queued;
+    throw error;
+  } finally {
+    gate.depth--;
+  }
+}
+
+type AnyFn = (...args: unknown[]) => unknown;
+
+// The async face of the synchronous repositories: each call answers a settled promise (a throw becomes a
+// rejection); on the outer store, a call made while a transaction is open waits for it to end.
+function facade(sync: ReturnType<typeof sqliteRepositories>, gate: Gate | null): Repositories {
+  const out: Record<string, Record<string, AnyFn>> = {};
+  for (const [name, repo] of Object.entries(sync)) {
+    const methods: Record<string, AnyFn> = {};
+    for (const [key, fn] of Object.entries(repo as Record<string, unknown>)) {
+      if (typeof fn !== "function") continue;
+      const call = fn as AnyFn;
+      methods[key] =
+        gate === null
+          ? (...args) => settle(call, args)
+          : (...args) => (gate.open === null ? settle(call, args) : afterGate(gate, call, args));
+    }
+    out[name] = methods;
+  }
+  return out as unknown as Repositories;
+}
+
+function settle(fn: AnyFn, args: unknown[]): Promise<unknown> {
+  try {
+    return Promise.resolve(fn(...args));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function afterGate(gate: Gate, fn: AnyFn, args: unknown[]): Promise<unknown> {
+  while (gate.open) await gate.open;
+  return fn(...args);
+}

@@ -1,0 +1,36 @@
+/** The incidents repository (repo.ts) on SQLite. */
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { safetyIncidents } from "../db/schema.ts";
+import type { Synchronous } from "../db/store.ts";
+import type { IncidentRepo, NewIncident } from "./repo.ts";
+
+/** Safety incidents on SQLite. */
+export function sqliteIncidentRepo(db: Db): Synchronous<IncidentRepo> {
+  return {
+    insert: (incident) => void insertStatement(db).run(incident),
+    list: (teamId, options) => {
+      const where: SQL[] = [eq(safetyIncidents.teamId, teamId)];
+      if (options.before > 0) where.push(lt(safetyIncidents.id, options.before));
+      if (options.playerId !== undefined) where.push(eq(safetyIncidents.playerId, options.playerId));
+      return db
+        .select()
+        .from(safetyIncidents)
+        .where(and(...where))
+        .orderBy(desc(safetyIncidents.id))
+        .limit(options.limit)
+        .all();
+    },
+    deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run({ playerId }),
+  };
+}
+
+const insertStatement = prepared((db) =>
+  db.$client.query<never, NewIncident>(
+    `INSERT INTO safety_incidents (team_id, player_id, session_id, category, action, direction, policy)
+     VALUES ($teamId, $playerId, $sessionId, $category, $action, $direction, $policy)`,
+  ),
+);
+
+const deleteOfPlayer = prepared((db) => db.$client.query<never, { playerId: number }>("DELETE FROM safety_incidents WHERE player_id = $playerId"));

@@ -1,0 +1,69 @@
+import { expect, it } from "bun:test";
+import { rawSql } from "../../helpers/database.ts";
+import { contract, player, rejection, sealed, teamWithDeveloper } from "./harness.ts";
+
+contract("conversations repository", ({ store, database }) => {
+  it("appends sealed messages and reads the newest first, up to a limit", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    await store().conversations.append(kid.id, [
+      { role: "user", sealed: sealed("one") },
+      { role: "assistant", sealed: sealed("two") },
+    ]);
+    await store().conversations.append(kid.id, [{ role: "user", sealed: sealed("three") }]);
+    await store().conversations.append(kid.id, []);
+    const rows = await store().conversations.newest(kid.id, 2);
+    expect(rows.map((r) => [r.role, r.text, Buffer.from(r.sealed!).toString("latin1")])).toEqual([
+      ["user", "", sealed("three").toString("latin1")],
+      ["assistant", "", sealed("two").toString("latin1")],
+    ]);
+    expect(typeof rows[0]!.id).toBe("number");
+    expect(rows[0]!.id).toBeGreaterThan(rows[1]!.id);
+    expect(await store().conversations.newest(kid.id + 100_000, 10)).toEqual([]);
+  });
+
+  it("appends all of a turn or none of it", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    // The second message cannot be written (a value neither driver can bind): the first must not stay behind.
+    const unbindable = (() => 0) as unknown as Buffer;
+    await rejection(store().conversations.append(kid.id, [{ role: "user", sealed: sealed("first") }, { role: "assistant", sealed: unbindable }]));
+    expect(await store().conversations.newest(kid.id, 10)).toEqual([]);
+    // A player who is not there: nothing is written either.
+    await rejection(store().conversations.append(kid.id + 100_000, [{ role: "user", sealed: sealed("orphan") }]));
+    expect(await rawSql(database(), "SELECT id FROM conversation_messages WHERE player_id = ?", kid.id + 100_000)).toEqual([]);
+  });
+
+  it("deletes a player's messages, and messages older than a cutoff with their count", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    const other = await player(store(), teamId);
+    await store().conversations.append(kid.id, [{ role: "user", sealed: sealed("a") }]);
+    await store().conversations.append(other.id, [{ role: "user", sealed: sealed("b") }]);
+    await store().conversations.deleteOfPlayer(kid.id);
+    expect(await store().conversations.newest(kid.id, 10)).toEqual([]);
+    expect(await store().conversations.newest(other.id, 10)).toHaveLength(1);
+    await rawSql(database(), "INSERT INTO conversation_messages (player_id, role, text, text_enc, created_at) VALUES (?, 'user', '', ?, ?)", other.id, sealed("old"), Date.now() - 40 * 86_400_000);
+    expect(await store().conversations.deleteBefore(Date.now() - 30 * 86_400_000)).toBe(1);
+    expect(await store().conversations.deleteBefore(Date.now() - 30 * 86_400_000)).toBe(0);
+    expect(await store().conversations.newest(other.id, 10)).toHaveLength(1);
+  });
+
+  it("finds rows still in plain text and seals them in place", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    await rawSql(database(), "INSERT INTO conversation_messages (player_id, role, text) VALUES (?, 'user', 'plain words')", kid.id);
+    await rawSql(database(), "INSERT INTO conversation_messages (player_id, role, text) VALUES (?, 'assistant', 'plain reply')", kid.id);
+    const plain = await store().conversations.plainRows(10);
+    const mine = plain.filter((r) => r.playerId === kid.id);
+    expect(mine.map((r) => [r.role, r.text])).toEqual([
+      ["user", "plain words"],
+      ["assistant", "plain reply"],
+    ]);
+    await store().conversations.seal(mine.map((r) => ({ id: r.id, sealed: sealed(`sealed-${r.id}`) })));
+    await store().conversations.seal([]);
+    expect((await store().conversations.plainRows(10)).filter((r) => r.playerId === kid.id)).toEqual([]);
+    const rows = await store().conversations.newest(kid.id, 10);
+    expect(rows.map((r) => [r.text, Buffer.from(r.sealed!).toString("latin1")])).toEqual(mine.reverse().map((r) => ["", sealed(`sealed-${r.id}`).toString("latin1")]));
+  });
+});
