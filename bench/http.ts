@@ -52,19 +52,21 @@ try {
   const hoot = await spawnServer(hootDir, { HOOT_LOG_LEVEL: "warn", HOOT_LOGIN_FAILURES_PER_MINUTE: "100000" }, pinned(plan.server, [process.execPath, MAIN]));
   servers.push(hoot);
   let peerTargets: ApiTargets | null = null;
+  let peerPid: number | null = null;
   if (peerNote === "ok") {
     const peerDir = sub("peer");
     const peer = await spawnServer(peerDir, { PEER_DATA_DIR: peerDir }, pinned(plan.server, peerCommand()));
     servers.push(peer);
+    peerPid = peer.proc.pid;
     peerTargets = await apiTargets("peer", peer.url, join(peerDir, "dev-credentials.json"));
   }
   const hootTargets = await apiTargets("hoot", hoot.url, join(hootDir, "data/dev-credentials.json"));
 
   // hoot and the peer alternate, so a change in the machine's load touches both alike.
-  const targets: WrkTarget[] = [{ name: "bare hello", server: "bare", url: hello.url, path: "/", method: "GET", headers: {} }];
+  const targets: WrkTarget[] = [{ name: "bare hello", server: "bare", url: hello.url, path: "/", method: "GET", headers: {}, pid: hello.proc.pid }];
   for (const key of ["get", "loginDeveloper", "loginPlayer", "createPlayer"] as const) {
-    targets.push(hootTargets[key]);
-    if (peerTargets) targets.push(peerTargets[key]);
+    targets.push({ ...hootTargets[key], pid: hoot.proc.pid });
+    if (peerTargets && peerPid !== null) targets.push({ ...peerTargets[key], pid: peerPid });
   }
   // Ratios are taken within a round (hoot against the bare and peer runs of the same round) and the median round
   // is reported, so a burst of load from elsewhere on the machine moves one round, not the table.
@@ -96,6 +98,8 @@ try {
       "p50 ms": ms(median(mine.map((r) => r.p50))),
       "p99 ms": ms(median(mine.map((r) => r.p99))),
       errors: mine.reduce((n, r) => n + r.errors, 0),
+      "CPU µs/req": cpuMedian(mine),
+      "CPU vs peer": peerIndex >= 0 && cpuMedian(mine) !== "" && cpuMedian(runs[peerIndex]!) !== "" ? `${(Number(cpuMedian(runs[peerIndex]!)) / Number(cpuMedian(mine))).toFixed(2)}x` : "",
       "vs bare": target.server === "bare" ? "1" : vsBare.toFixed(2),
       "vs peer": vsPeer === null ? "" : `${vsPeer.toFixed(2)}x`,
       "goal (issue 18)": verdict,
@@ -107,7 +111,9 @@ try {
   console.log(`peer: Node ${nodeVersion()} + Fastify + better-sqlite3 + jsonwebtoken (bench/peers/fastify): ${peerNote}`);
   const bareRps = bareRuns.map((r) => r.rps);
   console.log("figures are medians over the rounds; ratios are per round (same round's bare / peer run), then the median.");
-  console.log(`bare Bun.serve ranged ${Math.round(Math.min(...bareRps))}-${Math.round(Math.max(...bareRps))} req/s over the rounds: the spread shows the run's noise.\n`);
+  console.log(`bare Bun.serve ranged ${Math.round(Math.min(...bareRps))}-${Math.round(Math.max(...bareRps))} req/s over the rounds: the spread shows the run's noise.`);
+  console.log("CPU µs/req: the server's own CPU time (all threads) per request during the run, which other load on the machine barely moves;");
+  console.log("'CPU vs peer' is how many times less CPU hoot spent per request than the peer (a core's worth of requests, compared).\n");
   printTable(rows);
   const failed = rows.filter((r) => r.errors > 0);
   if (failed.length > 0) console.log(`\nwarning: ${failed.map((r) => `${r.server} ${r.target}`).join("; ")} had errors (non-2xx answers or socket errors): those rates do not count`);
@@ -115,6 +121,12 @@ try {
   for (const s of servers) s.proc.kill("SIGTERM");
   await Promise.all(servers.map((s) => s.proc.exited));
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The median CPU µs per request of some runs, to one decimal, or "" when it was not measured. */
+function cpuMedian(runs: { cpuUs: number | null }[]): string {
+  const values = runs.map((r) => r.cpuUs).filter((v): v is number => v !== null);
+  return values.length ? median(values).toFixed(1) : "";
 }
 
 function nodeVersion(): string {

@@ -5,11 +5,16 @@
  * bootstrap), pinned to the server core, while this process polls from the load core. A second launch in the
  * same folder ("restart") shows what the first run adds. Goal (issue 18): <= 50 ms from an empty folder.
  *   BENCH_STARTUP_RUNS (10 of each), BENCH_STARTUP_BINARY (use this hoot binary instead of building one),
- *   BENCH_STARTUP_TRACE=1 (also print a timeline of one launch: key syscalls from strace, when installed)
+ *   BENCH_STARTUP_TRACE=1 (also print a timeline of one launch: key syscalls from strace, when installed),
+ *   BENCH_STARTUP_AFTER_MS (1000: how long each process is watched after its first answer)
+ * Besides wall time, each launch reports the CPU time the process (all its threads, from /proc) had used when
+ * its first answer arrived, which a busy machine barely changes, and the CPU it used in the next
+ * BENCH_STARTUP_AFTER_MS: the work start-up deferred until after the first answer (warm-ups), shown so the
+ * figures do not flatter.
  * The binary is built with scripts/build.ts (what `npm run build` runs) into a temporary folder, so the figures
  * are for the code as it is now and dist/ is left alone.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { percentile, printTable } from "./load.ts";
@@ -17,6 +22,7 @@ import { cpuPlan, freePort, machineLines, ms, pinSelf, pinned } from "./machine.
 import { cleanEnv } from "../test/helpers/process.ts";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 10));
+const AFTER_MS = Math.max(0, Number(process.env.BENCH_STARTUP_AFTER_MS ?? 1000));
 const root = join(import.meta.dir, "..");
 const plan = cpuPlan();
 pinSelf(plan.load);
@@ -48,6 +54,8 @@ try {
   const row = (measure: string, launches: Launch[], goal = "", verdict = "") => {
     const served = launches.map((l) => l.servedMs);
     const listening = launches.map((l) => l.listeningMs).filter((v): v is number => v !== null);
+    const cpu = launches.map((l) => l.cpuMs).filter((v): v is number => v !== null);
+    const after = launches.map((l) => l.cpuAfterMs).filter((v): v is number => v !== null);
     return {
       measure,
       runs: launches.length,
@@ -55,6 +63,8 @@ try {
       "max ms": ms(Math.max(...served)),
       "min ms": ms(Math.min(...served)),
       "'listening' line p50 ms": listening.length ? ms(percentile(listening, 0.5)) : "",
+      "CPU ms to 1st answer p50": cpu.length ? ms(percentile(cpu, 0.5)) : "",
+      [`CPU ms in next ${AFTER_MS} ms p50`]: after.length ? ms(percentile(after, 0.5)) : "",
       "goal (issue 18)": goal,
       verdict,
     };
@@ -70,6 +80,7 @@ try {
     row("hoot, empty folder, local speech engine off", samples.noSpeech),
   ]);
   console.log("('listening' column: when hoot's 'listening on' line reached this process; the rest, to the first 200, is the first request itself.");
+  console.log(" CPU columns: CPU time of the whole process (every thread) when its first answer arrived, and in the time after it: what start-up moved off the path.");
   console.log(" 'restart' skips the first-run work (secret key, migrations, dev bootstrap); 'speech engine off' skips the speech workers' warm-up.)");
   if (process.env.BENCH_STARTUP_TRACE === "1") await trace(hoot);
 } finally {
@@ -79,6 +90,27 @@ try {
 interface Launch {
   servedMs: number;
   listeningMs: number | null;
+  /** CPU time of the process (all threads) when its first answer arrived; null where /proc is not readable. */
+  cpuMs: number | null;
+  /** CPU time it used in the AFTER_MS after that. */
+  cpuAfterMs: number | null;
+}
+
+/** CPU time (ms) of every thread of `pid` so far, from /proc/<pid>/task/<tid>/schedstat (ns on the CPU); null off Linux. */
+function cpuOf(pid: number): number | null {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return ns / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 function mkFolder(name: string): string {
@@ -114,6 +146,7 @@ async function launch(binary: string, path: string, cwd: string, extraEnv: Recor
   })();
   const stdout = new Response(proc.stdout).text();
   let servedMs = -1;
+  let cpuMs: number | null = null;
   const deadline = t0 + 30_000;
   while (servedMs < 0) {
     if (performance.now() > deadline || proc.exitCode !== null) {
@@ -122,16 +155,25 @@ async function launch(binary: string, path: string, cwd: string, extraEnv: Recor
     }
     try {
       const res = await fetch(url, { keepalive: false });
-      if (res.status === 200) servedMs = performance.now() - t0;
+      if (res.status === 200) {
+        servedMs = performance.now() - t0;
+        cpuMs = cpuOf(proc.pid);
+      }
       await res.arrayBuffer();
     } catch {
       // not listening yet
     }
   }
+  let cpuAfterMs: number | null = null;
+  if (AFTER_MS > 0 && cpuMs !== null) {
+    await Bun.sleep(AFTER_MS);
+    const later = cpuOf(proc.pid);
+    cpuAfterMs = later === null ? null : later - cpuMs;
+  }
   proc.kill("SIGTERM");
   await proc.exited;
   await Promise.all([reading, stdout]);
-  return { servedMs, listeningMs };
+  return { servedMs, listeningMs, cpuMs, cpuAfterMs };
 }
 
 /**

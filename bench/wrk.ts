@@ -4,6 +4,7 @@
  * percentiles; `runRounds` runs a list of targets in turn for several rounds, so hoot and its baselines share
  * whatever else the machine is doing, and ratios can be taken within a round.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pinned } from "./machine.ts";
 
@@ -21,6 +22,8 @@ export interface WrkTarget {
   headers: Record<string, string>;
   /** Request body; every "{n}" becomes a value unique to the request. */
   body?: string;
+  /** The server's process id: with it, the CPU time the server spent per request is measured too. */
+  pid?: number;
 }
 
 export interface WrkResult {
@@ -31,6 +34,18 @@ export interface WrkResult {
   p50: number;
   p90: number;
   p99: number;
+  /** CPU time (all the server's threads, user + system) per request in µs; null without a pid or /proc. */
+  cpuUs: number | null;
+}
+
+/** CPU time (ms) `pid` has used so far, all threads, from /proc/<pid>/stat (clock ticks of 10 ms); null off Linux. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 export interface WrkOptions {
@@ -53,6 +68,7 @@ export async function runWrk(target: WrkTarget, seconds: number, options: WrkOpt
   const args = [requireWrk("this benchmark"), `-t${options.threads}`, `-c${options.connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--timeout", "5s", "-s", WRK_SCRIPT];
   for (const [k, v] of Object.entries(target.headers)) args.push("-H", `${k}: ${v}`);
   args.push(target.url + target.path);
+  const cpuBefore = target.pid === undefined ? null : processCpuMs(target.pid);
   const proc = Bun.spawn(pinned(options.cpus, args), {
     env: { ...process.env, WRK_METHOD: target.method, WRK_BODY: target.body ?? "", WRK_RUN: crypto.randomUUID().slice(0, 8) },
     stdout: "pipe",
@@ -62,7 +78,9 @@ export async function runWrk(target: WrkTarget, seconds: number, options: WrkOpt
   const line = /^WRK_JSON (.*)$/m.exec(out)?.[1];
   if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${err || out}`);
   const r = JSON.parse(line) as Record<"requests" | "duration_us" | "connect" | "read" | "write" | "status" | "timeout" | "p50_us" | "p90_us" | "p99_us", number>;
+  const cpuAfter = target.pid === undefined ? null : processCpuMs(target.pid);
   return {
+    cpuUs: cpuBefore === null || cpuAfter === null || r.requests === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / r.requests,
     requests: r.requests,
     errors: r.connect + r.read + r.write + r.status + r.timeout,
     rps: r.requests / (r.duration_us / 1e6),

@@ -2,16 +2,18 @@
  * The one place that maps the app's settings onto the engine: it chooses the language model
  * (HOOT_LLM_PROVIDER), the speech provider (HOOT_TTS_PROVIDER) and the safety moderation model
  * (HOOT_MODERATION_PROVIDER), and fills the engine's own options. Nothing in src/engine reads settings.
+ * It also connects the engine's and the speech provider's observers to the Prometheus metrics (src/metrics.ts).
  */
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type UtilityModel } from "./engine/index.ts";
-import { createTtsProvider, LocalSpeechProvider } from "./engine/tts/index.ts";
+import type { Metrics } from "./metrics.ts";
+import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type TurnObserver, type UtilityModel } from "./engine/index.ts";
+import { createTtsProvider, LocalSpeechProvider, type TtsObserver } from "./engine/tts/index.ts";
 import { createModeration } from "./engine/safety/moderation/create.ts";
 import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
 
-/** The engine for `config`. */
-export async function buildEngine(config: Config, logger: Logger): Promise<Engine> {
+/** The engine for `config`; with `metrics`, every turn and sentence is measured there. */
+export async function buildEngine(config: Config, logger: Logger, metrics?: Metrics): Promise<Engine> {
   const tts = createTtsProvider(
     {
       provider: config.ttsProvider,
@@ -22,6 +24,7 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
       baseUrl: config.ttsBaseUrl,
       apiKey: config.ttsApiKey,
       model: config.ttsModel,
+      observer: metrics ? speechObserver(metrics) : undefined,
     },
     logger.child({ component: "tts" }),
   );
@@ -38,7 +41,33 @@ export async function buildEngine(config: Config, logger: Logger): Promise<Engin
     llmTimeouts: { firstTokenMs: config.llmFirstTokenTimeoutMs, stallMs: config.llmStallTimeoutMs },
     utilities: createUtilityModel(config),
     utilityTimeoutMs: config.utilityTimeoutMs,
+    observer: metrics ? turnObserver(metrics) : undefined,
   });
+}
+
+/**
+ * The engine's turn timings and outcomes as Prometheus metrics.
+ * @example createEngine({ llm, tts, observer: turnObserver(createMetrics()) })
+ */
+export function turnObserver(metrics: Metrics): TurnObserver {
+  return {
+    firstToken: (ms) => metrics.llmFirstToken.observe(ms / 1000),
+    firstText: (ms) => metrics.turnFirstText.observe(ms / 1000),
+    firstAudio: (ms) => metrics.turnFirstAudio.observe(ms / 1000),
+    finished: (outcome) => metrics.turns.inc({ outcome }),
+  };
+}
+
+/**
+ * The speech provider's queue wait, synthesis time and admissions as Prometheus metrics.
+ * @example createTtsProvider({ observer: speechObserver(createMetrics()) })
+ */
+export function speechObserver(metrics: Metrics): TtsObserver {
+  return {
+    queued: (waitMs) => metrics.speechQueueWait.observe(waitMs / 1000),
+    synthesized: (workMs) => metrics.speechSynthesis.observe(workMs / 1000),
+    admission: (admitted) => metrics.speechAdmissions.inc({ result: admitted ? "admitted" : "refused" }),
+  };
 }
 
 /**

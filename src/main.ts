@@ -4,14 +4,14 @@
  * `npm run hoot -- …` and the compiled `dist/hoot`.
  */
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { runAdmin } from "./cli/admin.ts";
-import { helpText } from "./cli/help.ts";
 import { startServer } from "./server.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "serve", ...rest] = argv;
   // Help needs no valid settings: it is what someone with broken settings reads.
   if (command === "help" || command === "--help" || command === "-h") {
+    // The help and admin modules load only for their commands: `serve` starts without them.
+    const { helpText } = await import("./cli/help.ts");
     process.stdout.write(helpText());
     return 0;
   }
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  if (command === "admin") return runAdmin(config, rest);
+  if (command === "admin") return (await import("./cli/admin.ts")).runAdmin(config, rest);
   if (command === "serve") return serve(config);
   process.stderr.write(`hoot: unknown command "${command}" (try: serve, admin, --help)\n`);
   return 2;
@@ -33,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: Config): Promise<number> {
   const server = await startServer(config, { bootstrap: true });
+  // The compiled binary starts with the JIT reluctant to compile (scripts/build.ts: --compile-jit-policy), so
+  // run-once start-up code is interpreted instead of compiled on the way to listening; from the next tick (the
+  // first requests) it compiles hot code as usual. Running from source, the policy is already the normal one.
+  setTimeout(() => Bun.unsafe.setJITPolicy(1), 0);
   if (server.devCredentials) {
     const { credentials, path } = server.devCredentials;
     // Printed once, on the terminal only, by design: a newcomer needs them to try the API.

@@ -56,7 +56,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const lifecycle: Lifecycle = { draining: false };
   let engine: Engine;
   try {
-    engine = options.engine ?? (await buildEngine(config, logger));
+    engine = options.engine ?? (await buildEngine(config, logger, deps.metrics));
   } catch (error) {
     await database.close();
     throw error;
@@ -77,6 +77,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     }
     throw error;
   }
+  // The dev first-run bootstrap answers no request: the requests already waiting go first.
+  if (options.bootstrap) await new Promise((resolve) => setTimeout(resolve, 0));
   const devCredentials = options.bootstrap ? await bootstrapDev(deps) : null;
   const stopRetention = startRetentionJob(deps, config.retentionDays, config.retentionSweepMs, logger);
   const port = app.server!.port!;

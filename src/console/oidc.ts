@@ -7,8 +7,9 @@
  *   or does not say whether it is verified; it counts only when `email_verified` is true;
  * - discovery is fetched on first use and kept; a failed discovery is retried on the next sign-in.
  * http issuers are accepted only on loopback (a local Keycloak, the tests' provider).
+ * openid-client (and jose under it) is loaded on the first sign-in, not at start-up.
  */
-import * as client from "openid-client";
+import type * as OpenIdClient from "openid-client";
 import type { Config } from "../config.ts";
 import { isLoopbackHost } from "../config.ts";
 import { IdentityProviderFailed } from "../errors.ts";
@@ -48,16 +49,21 @@ export interface OidcClient {
 
 const SCOPE = "openid email profile";
 
+type Client = typeof OpenIdClient;
+let loading: Promise<Client> | null = null;
+const openidClient = (): Promise<Client> => (loading ??= import("openid-client"));
+
 /** A client for the issuer in `config`, or null when single sign-on is not configured. */
 export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClientId" | "oidcClientSecret" | "oidcTokenAuthMethod">): OidcClient | null {
   const issuer = config.oidcIssuer;
   if (!issuer) return null;
   const issuerUrl = new URL(issuer);
   const insecure = issuerUrl.protocol === "http:" && isLoopbackHost(issuerUrl.hostname);
-  let discovered: Promise<client.Configuration> | null = null;
+  let discovered: Promise<OpenIdClient.Configuration> | null = null;
 
   const configuration = () => {
     discovered ??= (async () => {
+      const client = await openidClient();
       const secret = config.oidcClientSecret;
       const auth = !secret ? client.None() : config.oidcTokenAuthMethod === "client_secret_post" ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret);
       return client.discovery(issuerUrl, config.oidcClientId, secret || undefined, auth, {
@@ -74,6 +80,7 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
   return {
     async start(redirectUri) {
       const cfg = await configuration();
+      const client = await openidClient();
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -90,6 +97,7 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
 
     async finish({ redirectUri, params, state, nonce, verifier, addIssuer }) {
       const cfg = await configuration();
+      const client = await openidClient();
       const providerError = params.get("error");
       if (providerError) {
         throw new SignInFailed("provider_refused", `The identity provider did not sign you in (${providerError.slice(0, 64)}).`);
@@ -104,7 +112,7 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
       try {
         tokens = await client.authorizationCodeGrant(cfg, current, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
       } catch (error) {
-        throw new SignInFailed("exchange_failed", `The identity provider's answer could not be used (${describe(error)}).`);
+        throw new SignInFailed("exchange_failed", `The identity provider's answer could not be used (${describe(client, error)}).`);
       }
       const claims = tokens.claims();
       if (!claims) throw new SignInFailed("exchange_failed", "The identity provider sent no ID token.");
@@ -120,7 +128,7 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
           }
           name ??= typeof info.name === "string" ? info.name : null;
         } catch (error) {
-          throw new SignInFailed("exchange_failed", `The identity provider's userinfo could not be read (${describe(error)}).`);
+          throw new SignInFailed("exchange_failed", `The identity provider's userinfo could not be read (${describe(client, error)}).`);
         }
       }
       return { subject: claims.sub, email: email?.trim().toLowerCase() || null, emailVerified: verified === true || verified === "true", name };
@@ -129,7 +137,7 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
 }
 
 /** An error's code or class, never its message (which may quote tokens). */
-function describe(error: unknown): string {
+function describe(client: Client, error: unknown): string {
   if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) return error.error;
   if (error instanceof client.ClientError) return error.code ?? "client error";
   return error instanceof Error ? error.name : "unknown error";

@@ -37,7 +37,8 @@ function policy(scriptHash: string | null, styleHash: string): string {
   ].join("; ");
 }
 
-const PAGE = `<!doctype html>
+// Built on the first request for the console, not at start-up (hashing and joining ~55 KB of assets).
+const page = () => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -55,17 +56,18 @@ const PAGE = `<!doctype html>
 /** Security headers of every console answer (pages and API). */
 export const SECURITY_HEADERS = BASE_HEADERS;
 
-/** The Content-Security-Policy of the console page. */
-export const PAGE_POLICY = policy(hash(CONSOLE_SCRIPT), hash(CONSOLE_STYLE));
+let built: { html: string; policy: string } | null = null;
 
 /** The console page. */
 export function consolePage(): Response {
-  return new Response(PAGE, {
-    headers: { ...BASE_HEADERS, "content-type": "text/html; charset=utf-8", "content-security-policy": PAGE_POLICY, "cache-control": "no-cache" },
+  // The Content-Security-Policy allows exactly the inlined script and stylesheet, by hash.
+  built ??= { html: page(), policy: policy(hash(CONSOLE_SCRIPT), hash(CONSOLE_STYLE)) };
+  return new Response(built.html, {
+    headers: { ...BASE_HEADERS, "content-type": "text/html; charset=utf-8", "content-security-policy": built.policy, "cache-control": "no-cache" },
   });
 }
 
-const MESSAGE_POLICY = policy(null, hash(MESSAGE_STYLE));
+let messagePolicy: string | null = null;
 
 /** A plain page that explains why a sign-in did not work, and how to try again. */
 export function messagePage(status: number, title: string, sentence: string, code: string, headers: Headers = new Headers()): Response {
@@ -83,7 +85,7 @@ export function messagePage(status: number, title: string, sentence: string, cod
 </html>`;
   for (const [k, v] of Object.entries(BASE_HEADERS)) headers.set(k, v);
   headers.set("content-type", "text/html; charset=utf-8");
-  headers.set("content-security-policy", MESSAGE_POLICY);
+  headers.set("content-security-policy", (messagePolicy ??= policy(null, hash(MESSAGE_STYLE))));
   headers.set("cache-control", "no-store");
   return new Response(body, { status, headers });
 }

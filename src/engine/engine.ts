@@ -6,6 +6,7 @@
 import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";
 import { silentLogger, type EngineLogger } from "./logger.ts";
+import type { TurnObserver } from "./observer.ts";
 import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
@@ -31,6 +32,8 @@ export interface EngineOptions {
   utilityTimeoutMs?: number;
   /** The safety checks utilities go through for a turn or a policy name (default: the turn's own output check, else the built-in policy of that name). */
   utilityChecker?: (policyName: string, input?: TurnInput) => UtilityChecker;
+  /** Sees every turn's timings and ending (first token, first text, first audio, outcome), for metrics. */
+  observer?: TurnObserver;
 }
 
 /**
@@ -46,6 +49,7 @@ export function createEngine(options: EngineOptions): Engine {
     historyBudgetChars: options.historyBudgetChars ?? 6000,
     promptBudgetChars: options.promptBudgetChars,
     llmTimeouts: options.llmTimeouts ?? { firstTokenMs: 15_000, stallMs: 10_000 },
+    observer: options.observer,
   };
   const utilities = {
     model: options.utilities ?? createLocalUtilityModel(),

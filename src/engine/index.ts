@@ -13,6 +13,7 @@ export { toErrorFrame } from "./turn-errors.ts";
 export { TURN_ERROR_CODES } from "./frames.ts";
 export type { TextFrame, SpeechFrame, NoticeFrame, DataFrame, ReplyFrame, AudioFrame, ErrorFrame, CompleteFrame, TurnFrame, TurnErrorCode } from "./frames.ts";
 export { silentLogger, type EngineLogger } from "./logger.ts";
+export { notify, type TurnObserver, type TurnOutcome } from "./observer.ts";
 export * from "./llm/index.ts";
 export { SentenceChunker, chunkStage, type ChunkerOptions } from "./chunker/index.ts";
 export { assemblePrompt, fillTemplate, trimHistory, findCharacter, isSpeakFirst, PREAMBLE, type AssembledPrompt, type PromptInput, type Character } from "./prompt/index.ts";

@@ -20,6 +20,7 @@ import { llmStage } from "./llm/stage.ts";
 import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";
 import type { EngineLogger } from "./logger.ts";
+import { notify, type TurnObserver, type TurnOutcome } from "./observer.ts";
 import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
 import { scriptedReply, type SafetyStage } from "./safety/index.ts";
@@ -38,6 +39,8 @@ export interface TurnDeps {
   /** Characters of prompt in all (prompt/budget.ts); its default when absent. */
   promptBudgetChars?: number;
   llmTimeouts: StreamTimeouts;
+  /** Sees the turn's timings and ending (metrics). */
+  observer?: TurnObserver;
 }
 
 type OutputFrame = Exclude<TurnFrame, { type: "error" | "complete" }>;
@@ -52,10 +55,20 @@ const NO_TICKET: SpeechTicket = { release() {} };
 export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator<TurnFrame> {
   if (input.signal.aborted) return;
   const began = performance.now();
+  // Latencies the caller's client sees count from when the caller received the request.
+  const since = input.receivedAt ?? began;
+  const observer = deps.observer;
   const { controller, dispose } = childController(input.signal);
   const signal = controller.signal;
   const out = new Channel<OutputFrame>(input.signal);
-  const stats = { replyChars: 0, audioChunks: 0, firstTextMs: -1, firstAudioMs: -1, outcome: "complete", speech: "admitted" };
+  const stats: { replyChars: number; audioChunks: number; firstTextMs: number; firstAudioMs: number; outcome: TurnOutcome; speech: string } = {
+    replyChars: 0,
+    audioChunks: 0,
+    firstTextMs: -1,
+    firstAudioMs: -1,
+    outcome: "complete",
+    speech: "admitted",
+  };
   const fail = (error: unknown): void => {
     out.fail(error);
     controller.abort();
@@ -69,7 +82,13 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const scripted = input.reply !== undefined;
   const tokens = scripted
     ? scriptedReply(input.reply as string)
-    : llmStage(deps.llm, request, deps.llmTimeouts, (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"));
+    : llmStage(
+        deps.llm,
+        request,
+        deps.llmTimeouts,
+        (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"),
+        observer?.firstToken && (() => notify(() => observer.firstToken?.(performance.now() - began))),
+      );
   const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
   const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
@@ -92,10 +111,16 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     for await (const frame of out) {
       if (input.signal.aborted) break;
       if (frame.type === "text") {
-        if (stats.firstTextMs < 0) stats.firstTextMs = performance.now() - began;
+        if (stats.firstTextMs < 0) {
+          stats.firstTextMs = performance.now() - since;
+          if (observer) notify(() => observer.firstText?.(stats.firstTextMs));
+        }
         reply += frame.text;
       } else if (frame.type === "audio") {
-        if (stats.firstAudioMs < 0) stats.firstAudioMs = performance.now() - began;
+        if (stats.firstAudioMs < 0) {
+          stats.firstAudioMs = performance.now() - since;
+          if (observer) notify(() => observer.firstAudio?.(stats.firstAudioMs));
+        }
         stats.audioChunks++;
       }
       yield frame;
@@ -116,7 +141,9 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     await pumped;
     ticket?.release();
     dispose();
-    deps.logger.info({ ...stats, totalMs: Math.round(performance.now() - began) }, "turn finished");
+    const totalMs = performance.now() - since;
+    if (observer) notify(() => observer.finished?.(stats.outcome, totalMs));
+    deps.logger.info({ ...stats, totalMs: Math.round(totalMs) }, "turn finished");
   }
 }
 

@@ -50,6 +50,8 @@ export interface TurnInput {
   audioOutput: boolean;
   /** Aborted on interrupt, a new interact, socket close or shutdown. */
   signal: AbortSignal;
+  /** When the caller received the request (performance.now()); the turn's timings count from here (default: the turn's start). */
+  receivedAt?: number;
   /** The caller's safety policy for this turn: gates the reply sentence by sentence (absent: not checked). */
   safety?: TurnSafety;
   /** A reply already decided (a safety policy's redirect line): said instead of calling the model. */

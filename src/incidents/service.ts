@@ -13,7 +13,8 @@
  *   deleted mid-turn) is logged and counted in `hoot_safety_incidents_not_recorded_total`;
  * - deleting a player deletes their incidents in the same transaction as their conversation.
  */
-import { Counter } from "prom-client";
+// prom-client's own module, not its index (which also loads the Pushgateway client: node:http, https, zlib).
+import Counter from "prom-client/lib/counter";
 import type { Deps } from "../deps.ts";
 import type { Logger } from "../log.ts";
 import { retryWhileBusy } from "../db/busy.ts";

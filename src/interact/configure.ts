@@ -16,8 +16,8 @@ import { fillTemplate } from "../engine/prompt/template.ts";
 import type { Engine, Context, ContextValue, HistoryMessage } from "../engine/types.ts";
 import type { Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/utilities/types.ts";
 import { deepMerge } from "./configuration.ts";
-import { Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Type, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { checkConfig, ConfigSchema, type RequestOf, type SessionConfig } from "./model.ts";
 import { isReference, parseReference, resolveConfiguration, type StoredKind, type StoredFind } from "./references.ts";
 import { checkUtility, firstProblem, MAX_UTILITIES, toUtility, type UtilityBody } from "./utility-schema.ts";
@@ -170,7 +170,8 @@ export class BackgroundRuns {
   }
 }
 
-const partialConfig = TypeCompiler.Compile(Type.Partial(ConfigSchema));
+// Compiled on the first merge, not at start-up.
+let partialConfig: TypeCheck<TSchema> | null = null;
 
 /**
  * Null when `body` may be stored as a configuration (`/api/configs`): a configuration object, whole or
@@ -197,7 +198,7 @@ export function checkStoredConfiguration(body: Record<string, unknown>): string 
     }
     copy.set("utilities", {});
   }
-  return firstProblem(partialConfig, Object.fromEntries(copy), "config");
+  return firstProblem((partialConfig ??= TypeCompiler.Compile(Type.Partial(ConfigSchema))), Object.fromEntries(copy), "config");
 }
 
 function badReference(path: string, text: string): string {

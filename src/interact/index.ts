@@ -28,9 +28,10 @@ export interface Interact {
 /** The interact controller and its connections. */
 export function interactRoutes(deps: Deps, engine: Engine): Interact {
   const connections = createConnections(deps, engine, conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
-  const document = JSON.stringify(asyncApiDocument());
+  // Built on its first request, off the start-up path.
+  let document: string | null = null;
   const plugin = new Elysia({ name: "interact" })
-    .get("/api/asyncapi.json", () => new Response(document, { headers: { "content-type": "application/json; charset=utf-8" } }), { detail: { hide: true } })
+    .get("/api/asyncapi.json", () => new Response((document ??= JSON.stringify(asyncApiDocument())), { headers: { "content-type": "application/json; charset=utf-8" } }), { detail: { hide: true } })
     .ws("/interact", {
       detail: { hide: true },
       open(ws) {

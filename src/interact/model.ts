@@ -248,13 +248,21 @@ export type RequestOf<K extends RequestKind> = Static<(typeof RequestSchemas)[K]
 /** Any valid request, discriminated by `kind`. */
 export type ClientRequest = { [K in RequestKind]: RequestOf<K> }[RequestKind];
 
-// A Map, so a client's `kind` can only ever find a schema (never "constructor" or "__proto__").
-const checks = new Map<string, TypeCheck<TSchema>>(Object.entries(RequestSchemas).map(([kind, schema]) => [kind, TypeCompiler.Compile(schema)]));
-const configCheck = TypeCompiler.Compile(ConfigSchema);
+// A Map, so a client's `kind` can only ever find a schema (never "constructor" or "__proto__"). Each schema is
+// compiled on its kind's first request, not at start-up.
+const schemas = new Map<string, TSchema>(Object.entries(RequestSchemas));
+const checks = new Map<string, TypeCheck<TSchema>>();
+let configCheck: TypeCheck<TSchema> | null = null;
+
+function compiledCheck(kind: string): TypeCheck<TSchema> {
+  let compiled = checks.get(kind);
+  if (!compiled) checks.set(kind, (compiled = TypeCompiler.Compile(schemas.get(kind) as TSchema)));
+  return compiled;
+}
 
 /** Whether `kind` names a request this server knows. */
 export function isKnownKind(kind: unknown): kind is RequestKind {
-  return typeof kind === "string" && checks.has(kind);
+  return typeof kind === "string" && schemas.has(kind);
 }
 
 /**
@@ -262,12 +270,12 @@ export function isKnownKind(kind: unknown): kind is RequestKind {
  * except inside a `config` (merge_configuration removes a field with null; checkConfig drops the rest).
  */
 export function checkRequest(kind: RequestKind, value: unknown): { ok: true; value: ClientRequest } | { ok: false; error: string } {
-  return check(checks.get(kind) as TypeCheck<TSchema>, withoutNulls(value, ["config", "utilities"]), "") as { ok: true; value: ClientRequest } | { ok: false; error: string };
+  return check(compiledCheck(kind), withoutNulls(value, ["config", "utilities"]), "") as { ok: true; value: ClientRequest } | { ok: false; error: string };
 }
 
 /** The typed configuration (null fields dropped, except inside `utilities`), or a sentence naming the first bad field (as `config.<field>`). */
 export function checkConfig(value: unknown): { ok: true; value: SessionConfig } | { ok: false; error: string } {
-  return check(configCheck, withoutNulls(value, ["utilities"]), "config") as { ok: true; value: SessionConfig } | { ok: false; error: string };
+  return check((configCheck ??= TypeCompiler.Compile(ConfigSchema)), withoutNulls(value, ["utilities"]), "config") as { ok: true; value: SessionConfig } | { ok: false; error: string };
 }
 
 /**

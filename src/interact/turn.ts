@@ -142,7 +142,7 @@ async function run(
     stored = screened.stored;
     for (const notice of screened.notices) emit({ type: "notice", ...notice });
     const history = screened.reply === null ? await deps.history.load(request.playerId) : [];
-    const input = { text: screened.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal };
+    const input = { text: screened.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal, receivedAt: started };
     const turn = deps.engine.runTurn({ ...input, safety: screened.safety, ...(screened.reply === null ? {} : { reply: screened.reply }) });
     for await (const frame of turn) {
       if (signal.aborted) break;

@@ -38,6 +38,7 @@ export function systemRoutes(deps: Pick<Deps, "database" | "metrics" | "config">
           // Constant time: the comparison's duration says nothing about how much of a guess was right.
           if (!safeEqual(bearer, metricsToken)) throw new Unauthorized();
         }
+        await deps.metrics.startDefaultMetrics();
         return new Response(await deps.metrics.registry.metrics(), { headers: { "content-type": deps.metrics.registry.contentType } });
       },
       { detail: { hide: true } },

@@ -3,11 +3,10 @@
  * Uses the `openai` client with its own retries off (the engine retries once) and its own timeout far away
  * (the engine's first-token and stall deadlines abort the request through the signal).
  *
- * The client is built from explicit settings only: organisation, project and base URL are never picked up
- * from OPENAI_* variables, and an empty key sends no Authorization header (local servers need none).
+ * The client is built from explicit settings only (see openai-sdk.ts), on the first request.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError, isRetryableCategory, type LlmErrorCategory } from "./errors.ts";
+import { lazyOpenAiClient, openAiSdk, type OpenAiSdk } from "./openai-sdk.ts";
 import type { LlmProvider, LlmRequest } from "./types.ts";
 
 export interface OpenAiLlmOptions {
@@ -17,28 +16,16 @@ export interface OpenAiLlmOptions {
   model: string;
 }
 
-/** The client's own timeout only backs up the engine's deadlines. */
-const CLIENT_TIMEOUT_MS = 10 * 60 * 1000;
-
 /**
  * A provider streaming from an OpenAI-compatible server.
  * @example createOpenAiLlm({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: "", model: "llama3.2" })
  */
 export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    // The client refuses to start without a key; with an empty one the header is removed below instead.
-    apiKey: options.apiKey || "none",
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: CLIENT_TIMEOUT_MS,
-    defaultHeaders: options.apiKey ? undefined : { Authorization: null },
-  });
+  const client = lazyOpenAiClient(options);
 
   async function* stream(request: LlmRequest): AsyncGenerator<string> {
     try {
-      const completion = await client.chat.completions.create(
+      const completion = await (await client()).chat.completions.create(
         {
           model: options.model,
           messages: request.messages,
@@ -53,7 +40,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
       }
     } catch (error) {
       if (request.signal.aborted) return;
-      throw describe(error);
+      throw describe(await openAiSdk(), error);
     }
   }
 
@@ -61,7 +48,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmProvider {
 }
 
 /** Maps a client error to an LlmError without copying the server's message (it can quote the key). */
-function describe(error: unknown): LlmError {
+function describe({ APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError }: OpenAiSdk, error: unknown): LlmError {
   if (error instanceof LlmError) return error;
   if (error instanceof APIUserAbortError) return new LlmError("the language model request was aborted", "connection", true);
   if (error instanceof APIConnectionTimeoutError) return new LlmError("the language model request timed out", "timeout", true);

@@ -11,6 +11,8 @@ export interface RetryOptions {
   attempts?: number;
   /** Called before a retry, for logging. */
   onRetry?: (error: LlmError, attempt: number) => void;
+  /** Called once, when the reply's first token arrives (for metrics). */
+  onFirstToken?: () => void;
 }
 
 /**
@@ -23,6 +25,8 @@ export async function* streamWithRetry(open: (attempt: number) => AsyncIterable<
     let sent = false;
     try {
       for await (const token of open(attempt)) {
+        // Only a try that has streamed nothing is retried, so this try's first token is the reply's.
+        if (!sent) options.onFirstToken?.();
         sent = true;
         yield token;
       }

@@ -11,6 +11,6 @@ import type { LlmProvider, LlmRequest } from "./types.ts";
  * Tokens of the reply; throws LlmError after the retry is spent, ends quietly on abort.
  * @example for await (const token of llmStage(llm, request, { firstTokenMs: 15000, stallMs: 10000 })) ...
  */
-export function llmStage(llm: LlmProvider, request: LlmRequest, timeouts: StreamTimeouts, onRetry?: (error: LlmError) => void): AsyncIterable<string> {
-  return streamWithRetry(() => streamWithTimeouts(llm, request, timeouts), { signal: request.signal, onRetry });
+export function llmStage(llm: LlmProvider, request: LlmRequest, timeouts: StreamTimeouts, onRetry?: (error: LlmError) => void, onFirstToken?: () => void): AsyncIterable<string> {
+  return streamWithRetry(() => streamWithTimeouts(llm, request, timeouts), { signal: request.signal, onRetry, onFirstToken });
 }

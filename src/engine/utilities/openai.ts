@@ -11,7 +11,7 @@
  * constraint in words, and from then on this model asks it that way. Errors never carry the server's
  * message (it can quote the key).
  */
-import OpenAI, { APIError } from "openai";
+import { lazyOpenAiClient, openAiSdk } from "../llm/openai-sdk.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { classifyMessages, extractMessages } from "./prompt.ts";
 import { UtilityFailure, type UtilityModel, type UtilityQuery } from "./types.ts";
@@ -25,7 +25,6 @@ export interface OpenAiUtilityOptions {
 
 /** Longest extract answer kept. */
 export const MAX_EXTRACT_CHARS = 200;
-const CLIENT_TIMEOUT_MS = 10 * 60 * 1000;
 
 type Format = { type: "json_schema"; json_schema: { name: string; strict: boolean; schema: Record<string, unknown> } };
 
@@ -34,20 +33,13 @@ type Format = { type: "json_schema"; json_schema: { name: string; strict: boolea
  * @example createOpenAiUtilityModel({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: "", model: "llama3.2" })
  */
 export function createOpenAiUtilityModel(options: OpenAiUtilityOptions): UtilityModel {
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    apiKey: options.apiKey || "none",
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: CLIENT_TIMEOUT_MS,
-    defaultHeaders: options.apiKey ? undefined : { Authorization: null },
-  });
+  const client = lazyOpenAiClient(options);
   let structured = true;
 
   async function ask(messages: ChatMessage[], format: Format, signal: AbortSignal): Promise<string> {
+    const { APIError } = await openAiSdk();
     const send = async (withFormat: boolean) => {
-      const completion = await client.chat.completions.create(
+      const completion = await (await client()).chat.completions.create(
         { model: options.model, messages, temperature: 0, stream: false, ...(withFormat ? { response_format: format } : {}) },
         { signal },
       );
