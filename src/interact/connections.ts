@@ -7,7 +7,9 @@
  * Rules it keeps:
  * - at most `wsMaxSockets` sockets in all (1013), `wsMaxUnauthenticatedPerAddress` waiting to authenticate
  *   per address (1013), and `wsMaxSocketsPerPlayer` per player (4429 when one more authenticates);
- * - a revoked player or service account closes its sockets at once (4403), each running stream first;
+ * - a revoked player or service account closes its sockets at once (4403), each running stream first; when
+ *   revocations may have been missed (a cluster node's listening connection came back), every open socket's
+ *   credential is re-checked against the database and the revoked ones close the same way;
  * - shutdown ends every stream with its close, then closes every socket (1001).
  */
 import type { Deps } from "../deps.ts";
@@ -42,9 +44,11 @@ interface Connection {
  * The bookkeeping for one server.
  * @example const connections = createConnections(deps, engine, conversationHistory(deps, budget))
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store">, engine: Engine, history: History): Connections {
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store" | "lookups">, engine: Engine, history: History): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
+  // The credential version each authenticated identity's token carries, for re-checks.
+  const versions = new WeakMap<PlayerIdentity, number>();
   const pendingByAddress = new Map<string, number>();
   const byPlayer = new Map<number, Set<InteractSession>>();
 
@@ -77,7 +81,11 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
     // The only use of the auth module's caller resolver.
     authenticate: async (token): Promise<PlayerIdentity | null> => {
       const caller = await deps.callers.fromToken(token);
-      if (caller?.kind === "player") return { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+      if (caller?.kind === "player") {
+        const identity: PlayerIdentity = { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+        versions.set(identity, caller.version);
+        return identity;
+      }
       metrics.authFailures.inc({ reason: "ws_bad_token" });
       logger.warn({ event: "ws_auth_failed", tokenChars: token.length }, "interact authentication failed");
       return null;
@@ -102,6 +110,33 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       for (const { session } of connections.values()) if (session.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(session);
     }
     for (const session of doomed) void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
+  });
+
+  // Publications may have been missed: ask the database about every authenticated socket (one query each, as
+  // a token use would), and close those whose player, federated id or service account is no longer current.
+  deps.revocations.resubscribed(() => {
+    void (async () => {
+      const sessions = [...connections.values()].map(({ session }) => session);
+      let closed = 0;
+      for (const session of sessions) {
+        const identity = session.player;
+        const version = identity && versions.get(identity);
+        if (!identity || version === undefined) continue;
+        let current: boolean;
+        try {
+          const state = await deps.lookups.players.tokenState(identity.playerId, identity.serviceAccountId);
+          current = state !== null && state.version === version && state.teamId === identity.teamId && state.serviceAccountTeamId === identity.teamId;
+        } catch (error) {
+          // Unknown is not revoked: the next re-subscription (or the session's end) checks again.
+          logger.warn({ event: "ws_recheck_failed", session: session.id, err: error instanceof Error ? error.message : String(error) }, "could not re-check a socket's credential");
+          continue;
+        }
+        if (current || session.player !== identity) continue;
+        closed++;
+        void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
+      }
+      logger.info({ event: "ws_recheck", sockets: sessions.length, closed }, "re-checked open sockets' credentials");
+    })();
   });
 
   const refuse = (socket: SessionSocket, code: "server_busy" | "too_many_pending", error: string): null => {
