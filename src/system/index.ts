@@ -1,5 +1,5 @@
 /**
- * Routes for operators: GET /api/health (the process answers), GET /api/ready (the database answers and we
+ * Routes for operators: GET /api/health and GET /health (the process answers), GET /api/ready (the database answers and we
  * are not draining), GET /metrics (Prometheus; with HOOT_METRICS_TOKEN it needs that bearer token, without
  * it it is served only in the dev environment, so a deployment never shows its internals to anyone who can
  * reach the port), GET /docs (Swagger UI served from embedded files, no CDN).
@@ -19,6 +19,11 @@ export function systemRoutes(deps: Pick<Deps, "database" | "metrics" | "config">
     .get("/api/health", () => ({ status: "ok" as const }), {
       response: t.Object({ status: t.Literal("ok") }),
       detail: { summary: "Liveness" },
+    })
+    // The Unity SDK's HealthEndpoint asks `{host}/health`, beside the API rather than under it.
+    .get("/health", () => ({ status: "ok" as const }), {
+      response: t.Object({ status: t.Literal("ok") }),
+      detail: { summary: "Liveness (the path the Unity SDK asks)" },
     })
     .get(
       "/api/ready",

@@ -52,6 +52,14 @@ function rawLogin(body: string, options: { traceparent?: boolean; expectContinue
 
 const authenticateRequest = (api_key: string, team_name: string | null, federated_id: string | null) => JSON.stringify({ api_key, team_name, federated_id });
 
+describe("Unity SDK: health", () => {
+  it("answers the HealthEndpoint's GET {host}/health, with no token, as /api/health does", async () => {
+    const res = await fetch(`${file.server.url}/health`, { headers: { Authorization: "Bearer" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+});
+
 describe("Unity SDK: login", () => {
   it("logs a player in with team_name \"\" and an empty bearer, and reads access_token", async () => {
     const player = await createPlayer(file.server, file.team);
