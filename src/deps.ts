@@ -7,9 +7,11 @@
  * `deps.store.transaction(tx => …)` and hands `{ ...deps, store: tx }` to whatever it calls inside.
  * `database` is the rest of the database's surface (readiness, the SQLite write lock, WAL scrubbing, close).
  *
- * Seams for running several nodes (issue 17's follow-up): `revocations` (auth/revocations.ts) and
- * `loginLimiter` (auth/rate-limit.ts) are interfaces with in-process implementations; a cluster-wide
- * implementation (pg_notify/LISTEN; counters on the primary) replaces them here and nowhere else.
+ * Several nodes (PostgreSQL): `cluster` (src/cluster) holds what the nodes share beyond the tables, and its
+ * parts replace the in-process ones here and nowhere else: `revocations` (pg_notify/LISTEN instead of
+ * auth/revocations.ts's in-process bus) and `loginLimiter` (counters on the primary instead of memory); the
+ * socket leases and the once-per-cluster jobs are used by interact/connections.ts and server.ts. server.ts
+ * starts and stops it. On SQLite `cluster` is null.
  */
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -20,9 +22,10 @@ import { createSecrets, type Secrets } from "./auth/secrets.ts";
 import { createTokenService, type TokenService } from "./auth/tokens.ts";
 import { createCredentialStore, type CredentialStore } from "./auth/credentials.ts";
 import { createCallerResolver, type CallerResolver } from "./auth/caller.ts";
-import { createFailureLimiter, type FailureLimiter } from "./auth/rate-limit.ts";
+import { createFailureLimiter, type LoginLimiter } from "./auth/rate-limit.ts";
 import { createRevocationBus, type RevocationBus } from "./auth/revocations.ts";
 import type { AuthLookups } from "./auth/lookups.ts";
+import { createCluster, type Cluster } from "./cluster/index.ts";
 import { createTextCipher, type TextCipher } from "./conversations/cipher.ts";
 import { developerLookup } from "./users/repo.ts";
 import { serviceAccountLookup } from "./service-accounts/repo.ts";
@@ -46,8 +49,10 @@ export interface Deps {
   tokens: TokenService;
   credentials: CredentialStore;
   callers: CallerResolver;
-  loginLimiter: FailureLimiter;
+  loginLimiter: LoginLimiter;
   revocations: RevocationBus;
+  /** What the nodes share on PostgreSQL (started by server.ts); null on SQLite. */
+  cluster: Cluster | null;
 }
 
 /** Wires the auth services over an open database and the master secret. */
@@ -64,6 +69,7 @@ export function buildDeps(parts: { config: Config; database: Database; logger: L
     operators: operatorLookup(store.operatorKeys),
   };
   const credentials = createCredentialStore(lookups, secrets, config.env);
+  const cluster = database.raw.kind === "postgres" ? createCluster(database.raw.pool, rest.logger, config) : null;
   return {
     ...rest,
     config,
@@ -75,7 +81,8 @@ export function buildDeps(parts: { config: Config; database: Database; logger: L
     tokens,
     credentials,
     callers: createCallerResolver(lookups, tokens, credentials),
-    loginLimiter: createFailureLimiter(config.loginFailuresPerMinute),
-    revocations: createRevocationBus(),
+    loginLimiter: cluster?.loginLimiter ?? createFailureLimiter(config.loginFailuresPerMinute),
+    revocations: cluster?.revocations ?? createRevocationBus(),
+    cluster,
   };
 }

@@ -56,8 +56,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const lifecycle: Lifecycle = { draining: false };
   let engine: Engine;
   try {
+    // PostgreSQL: listen for other nodes' revocations before serving anything.
+    await deps.cluster?.start();
     engine = options.engine ?? (await buildEngine(config, logger, deps.metrics));
   } catch (error) {
+    await deps.cluster?.stop();
     await database.close();
     throw error;
   }
@@ -69,6 +72,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app.listen({ hostname: config.host, port: config.port, reusePort: false });
   } catch (error) {
     await engine.close();
+    await deps.cluster?.stop();
     await database.close();
     if ((error as { code?: string }).code === "EADDRINUSE") {
       throw new StartupRefused(
@@ -105,6 +109,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         await app.server?.stop(true);
       }
       await engine.close();
+      await deps.cluster?.stop();
       await database.close();
       logger.info({ event: "stopped" }, "stopped");
       logger.flush?.();

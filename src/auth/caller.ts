@@ -13,7 +13,7 @@ import type { TokenClaims, TokenService } from "./tokens.ts";
 export type TeamCaller =
   | { kind: "developer"; userId: number; teamId: number }
   | { kind: "service"; serviceAccountId: number; teamId: number }
-  | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number };
+  | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number; /** The player's credential version the token carries (a node re-checks open sockets against it). */ version: number };
 
 /** The deployment's operator (admin routes only). */
 export type OperatorCaller = { kind: "operator"; operatorKeyId: number };
@@ -47,7 +47,7 @@ export function createCallerResolver(lookups: AuthLookups, tokens: TokenService,
         // The player, and the service account that logged the player in, must both still be there.
         const state = await lookups.players.tokenState(id, claims.sa);
         if (state?.version !== claims.ver || state.teamId !== claims.tid || state.serviceAccountTeamId !== claims.tid) return null;
-        return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp };
+        return { kind: "player", playerId: id, teamId: claims.tid, serviceAccountId: claims.sa, expiresAt: claims.exp, version: claims.ver };
       }
       case "operator": {
         // Rotating or deleting the operator key changes or removes its version: its tokens end at once.

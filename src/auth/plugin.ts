@@ -66,8 +66,8 @@ function callerOf(deps: AuthDeps) {
       caller = await deps.callers.fromBearer(bearer);
       if (!caller) {
         const bucket = `ip:${clientAddress(request, server, deps.config.trustProxy, deps.logger)}`;
-        const wait = deps.loginLimiter.retryAfter(bucket);
-        deps.loginLimiter.recordFailure(bucket);
+        const wait = await deps.loginLimiter.retryAfter(bucket);
+        await deps.loginLimiter.recordFailure(bucket);
         if (wait > 0) throw new TooManyRequests(wait);
       }
     } else if (bearer) {

@@ -11,6 +11,16 @@ export interface FailureLimiter {
   recordFailure(key: string, now?: number): void;
 }
 
+/**
+ * The login limiter's face: the same two questions, answered at once (one node, in memory) or after a round
+ * trip (several nodes, counters on PostgreSQL: src/cluster/login-limiter-pg.ts). Callers `await` both.
+ */
+export interface LoginLimiter {
+  /** Seconds until `key` may try again, or 0. */
+  retryAfter(key: string, now?: number): number | Promise<number>;
+  recordFailure(key: string, now?: number): void | Promise<void>;
+}
+
 /** A limiter allowing `limit` failures per `windowMs` per key; memory stays bounded by pruning old windows. */
 export function createFailureLimiter(limit: number, windowMs = 60_000, maxKeys = 100_000): FailureLimiter {
   const windows = new Map<string, { start: number; failures: number }>();

@@ -1,6 +1,7 @@
 /**
- * In-process notice board for credentials that just stopped working, so the interact socket can close
- * the sockets they opened at once (4403) instead of waiting for the next message.
+ * Notice board for credentials that just stopped working, so the interact socket can close the sockets they
+ * opened at once (4403) instead of waiting for the next message. This is the in-process one (SQLite, one
+ * node); on PostgreSQL every node shares one through pg_notify/LISTEN (src/cluster/revocations-pg.ts).
  */
 export type Revocation =
   | { kind: "player"; playerId: number }
@@ -11,6 +12,11 @@ export interface RevocationBus {
   publish(revocation: Revocation): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (revocation: Revocation) => void): () => void;
+  /**
+   * `listener` runs whenever publications may have been missed (a cluster node's listening connection came
+   * back after a drop): whoever holds credentials must re-check them all. Returns the unsubscribe function.
+   */
+  resubscribed(listener: () => void): () => void;
 }
 
 /**
@@ -28,5 +34,7 @@ export function createRevocationBus(): RevocationBus {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    // One process misses nothing.
+    resubscribed: () => () => undefined,
   };
 }

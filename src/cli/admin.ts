@@ -209,10 +209,14 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
   }
   for (const notice of deployment.notices) warn(notice.message);
   const { database, masterKey } = deployment;
+  let deps: Deps | null = null;
   try {
-    const deps = buildDeps({ config, database, logger: createLogger("silent"), metrics: createMetrics(), masterKey });
-    return await report(() => command.run(deps, flags, { config, masterKey, warn }));
+    deps = buildDeps({ config, database, logger: createLogger("silent"), metrics: createMetrics(), masterKey });
+    const built = deps;
+    return await report(() => command.run(built, flags, { config, masterKey, warn }));
   } finally {
+    // PostgreSQL: the revocations a command published reach the running nodes before the pool closes.
+    await deps?.cluster?.stop();
     await database.close();
   }
 }

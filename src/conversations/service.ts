@@ -7,6 +7,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { retryWhileBusy } from "../db/busy.ts";
+import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import { rootCause } from "../db/errors.ts";
 import type { Logger } from "../log.ts";
 import type { HistoryMessage } from "../engine/types.ts";
@@ -75,9 +76,11 @@ export async function sealPlainMessages(deps: ConversationDeps): Promise<number>
 
 /**
  * Runs `purgeExpired` now and every `intervalMs`, waiting asynchronously while the database is busy; returns a
- * stop function. (With several nodes each runs it; deleting what another node already deleted is harmless.)
+ * stop function. With several nodes (PostgreSQL) one node purges at a time: the others skip a round while it
+ * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
-export function startRetentionJob(deps: Pick<Deps, "store" | "database">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
+export function startRetentionJob(deps: Pick<Deps, "store" | "database" | "cluster">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
+  const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
   let running = false;
   let stopped = false;
   const run = async () => {
@@ -85,8 +88,9 @@ export function startRetentionJob(deps: Pick<Deps, "store" | "database">, retent
     running = true;
     try {
       // After a stop the database may be closed: a pending retry then does nothing.
-      const removed = await retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
-      if (removed > 0) logger.info({ event: "retention_purge", removed }, "purged old conversation data");
+      const removed = deps.cluster ? await deps.cluster.exclusive(RETENTION_JOB, intervalMs, purge) : await purge();
+      if (removed === null) logger.debug({ event: "retention_purge_skipped" }, "another node purges (or just did)");
+      else if (removed > 0) logger.info({ event: "retention_purge", removed }, "purged old conversation data");
     } catch (error) {
       if (!stopped) logger.error({ event: "retention_purge_failed", err: describeError(error) }, "retention purge failed");
     } finally {

@@ -7,6 +7,7 @@ import m3 from "../../drizzle/0003_console.sql" with { type: "text" };
 import m4 from "../../drizzle/0004_key_check_and_encrypted_text.sql" with { type: "text" };
 import m5 from "../../drizzle/0005_safety.sql" with { type: "text" };
 import m6 from "../../drizzle/0006_stored_configs.sql" with { type: "text" };
+import m7 from "../../drizzle/0007_cluster.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320038681, breakpoints: true, sql: m0 },
@@ -16,4 +17,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0004_key_check_and_encrypted_text", when: 1795465645745, breakpoints: true, sql: m4 },
   { tag: "0005_safety", when: 1795466350642, breakpoints: true, sql: m5 },
   { tag: "0006_stored_configs", when: 1795467654098, breakpoints: true, sql: m6 },
+  { tag: "0007_cluster", when: 1795476214632, breakpoints: true, sql: m7 },
 ];

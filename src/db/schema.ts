@@ -256,6 +256,33 @@ export type ConversationMessage = typeof conversationMessages.$inferSelect;
 export type OperatorKey = typeof operatorKeys.$inferSelect;
 
 export type ConsoleSession = typeof consoleSessions.$inferSelect;
+// --- several nodes (issue 17, src/cluster): used on PostgreSQL only; SQLite (one node) has the tables, empty ---
+
+/**
+ * Failed logins per bucket (a client address, or a key's or federated id's keyed lookup hash: never a secret)
+ * in the bucket's current one-minute window, counted by every node with one atomic upsert.
+ */
+export const loginFailures = sqliteTable("login_failures", {
+  bucket: text("bucket").primaryKey(),
+  windowStart: integer("window_start", { mode: "number" }).notNull(),
+  failures: integer("failures").notNull(),
+});
+
+/**
+ * One row per authenticated interact socket on any node: what the per-player socket cap counts across nodes.
+ * The node that holds the socket renews `expiresAt` while it lives; a dead node's rows expire on their own.
+ */
+export const socketLeases = sqliteTable(
+  "socket_leases",
+  {
+    id: text("id").primaryKey(),
+    playerId: integer("player_id").notNull(),
+    nodeId: text("node_id").notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (table) => [index("socket_leases_player").on(table.playerId, table.expiresAt), index("socket_leases_node").on(table.nodeId)],
+);
+
 export type ConsoleLogin = typeof consoleLogins.$inferSelect;
 export type ConsoleInvitation = typeof consoleInvitations.$inferSelect;
 export type SafetyPolicyRow = typeof safetyPolicies.$inferSelect;

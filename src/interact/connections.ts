@@ -6,8 +6,12 @@
  *
  * Rules it keeps:
  * - at most `wsMaxSockets` sockets in all (1013), `wsMaxUnauthenticatedPerAddress` waiting to authenticate
- *   per address (1013), and `wsMaxSocketsPerPlayer` per player (4429 when one more authenticates);
- * - a revoked player or service account closes its sockets at once (4403), each running stream first;
+ *   per address (1013), and `wsMaxSocketsPerPlayer` per player (4429 when one more authenticates); on
+ *   PostgreSQL the per-player cap holds across every node (a lease per socket: src/cluster/socket-leases.ts),
+ *   and when the database cannot answer, this node's own count decides;
+ * - a revoked player or service account closes its sockets at once (4403), each running stream first; when
+ *   revocations may have been missed (a cluster node's listening connection came back), every open socket's
+ *   credential is re-checked against the database and the revoked ones close the same way;
  * - shutdown ends every stream with its close, then closes every socket (1001).
  */
 import type { Deps } from "../deps.ts";
@@ -42,11 +46,16 @@ interface Connection {
  * The bookkeeping for one server.
  * @example const connections = createConnections(deps, engine, conversationHistory(deps, budget))
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store">, engine: Engine, history: History): Connections {
+export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store" | "lookups" | "cluster">, engine: Engine, history: History): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
+  // The credential version each authenticated identity's token carries, for re-checks.
+  const versions = new WeakMap<PlayerIdentity, number>();
   const pendingByAddress = new Map<string, number>();
   const byPlayer = new Map<number, Set<InteractSession>>();
+  // The player each admitted (or being admitted) session counts against, by socket id.
+  const admitted = new Map<string, number>();
+  const leases = deps.cluster?.socketLeases ?? null;
 
   const settle = (connection: Connection): void => {
     const address = connection.pendingAddress;
@@ -77,21 +86,50 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
     // The only use of the auth module's caller resolver.
     authenticate: async (token): Promise<PlayerIdentity | null> => {
       const caller = await deps.callers.fromToken(token);
-      if (caller?.kind === "player") return { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+      if (caller?.kind === "player") {
+        const identity: PlayerIdentity = { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+        versions.set(identity, caller.version);
+        return identity;
+      }
       metrics.authFailures.inc({ reason: "ws_bad_token" });
       logger.warn({ event: "ws_auth_failed", tokenChars: token.length }, "interact authentication failed");
       return null;
     },
   };
 
-  const admit = (session: InteractSession, playerId: number): boolean => {
+  const forget = (session: InteractSession): void => {
+    const playerId = admitted.get(session.id);
+    if (playerId === undefined) return;
+    admitted.delete(session.id);
+    const sessions = byPlayer.get(playerId);
+    sessions?.delete(session);
+    if (sessions?.size === 0) byPlayer.delete(playerId);
+  };
+
+  const admit = (session: InteractSession, playerId: number): boolean | Promise<boolean> => {
+    const prior = admitted.get(session.id);
+    if (prior !== undefined) return prior === playerId;
     let sessions = byPlayer.get(playerId);
     if (!sessions) byPlayer.set(playerId, (sessions = new Set()));
     if (sessions.size >= config.wsMaxSocketsPerPlayer) return false;
+    // Counted here at once, so admissions racing on this node see each other.
     sessions.add(session);
-    const connection = connections.get(session.id);
-    if (connection) settle(connection);
-    return true;
+    admitted.set(session.id, playerId);
+    const done = (ok: boolean): boolean => {
+      const connection = connections.get(session.id);
+      if (!ok || !connection) {
+        forget(session);
+        if (ok) void leases?.release(session.id);
+        return false;
+      }
+      settle(connection);
+      return true;
+    };
+    if (!leases) return done(true);
+    return leases.acquire(session.id, playerId, config.wsMaxSocketsPerPlayer).then(done, (error: unknown) => {
+      logger.warn({ event: "socket_lease_failed", player: playerId, err: error instanceof Error ? error.message : String(error) }, "could not count the player's sockets across nodes: this node's count decides");
+      return done(true);
+    });
   };
 
   // The only use of the auth module's revocation bus.
@@ -102,6 +140,33 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       for (const { session } of connections.values()) if (session.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(session);
     }
     for (const session of doomed) void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
+  });
+
+  // Publications may have been missed: ask the database about every authenticated socket (one query each, as
+  // a token use would), and close those whose player, federated id or service account is no longer current.
+  deps.revocations.resubscribed(() => {
+    void (async () => {
+      const sessions = [...connections.values()].map(({ session }) => session);
+      let closed = 0;
+      for (const session of sessions) {
+        const identity = session.player;
+        const version = identity && versions.get(identity);
+        if (!identity || version === undefined) continue;
+        let current: boolean;
+        try {
+          const state = await deps.lookups.players.tokenState(identity.playerId, identity.serviceAccountId);
+          current = state !== null && state.version === version && state.teamId === identity.teamId && state.serviceAccountTeamId === identity.teamId;
+        } catch (error) {
+          // Unknown is not revoked: the next re-subscription (or the session's end) checks again.
+          logger.warn({ event: "ws_recheck_failed", session: session.id, err: error instanceof Error ? error.message : String(error) }, "could not re-check a socket's credential");
+          continue;
+        }
+        if (current || session.player !== identity) continue;
+        closed++;
+        void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
+      }
+      logger.info({ event: "ws_recheck", sockets: sessions.length, closed }, "re-checked open sockets' credentials");
+    })();
   });
 
   const refuse = (socket: SessionSocket, code: "server_busy" | "too_many_pending", error: string): null => {
@@ -134,10 +199,8 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       connections.delete(id);
       settle(connection);
       session.closed();
-      const playerId = session.player?.playerId;
-      const sessions = playerId === undefined ? undefined : byPlayer.get(playerId);
-      sessions?.delete(session);
-      if (sessions?.size === 0) byPlayer.delete(playerId as number);
+      if (admitted.has(id)) void leases?.release(id);
+      forget(session);
       metrics.wsSessions.dec();
     },
     async shutdown() {

@@ -73,8 +73,8 @@ export interface SessionPorts {
   logger: EngineLogger;
   /** Resolves a player access token (signature, expiry, revocation); null when it is not a valid player token. */
   authenticate(token: string): Promise<PlayerIdentity | null>;
-  /** Called when a session first authenticates; false when the player already has too many sockets. */
-  admit(session: InteractSession, playerId: number): boolean;
+  /** Called when a session first authenticates; false when the player already has too many sockets (on several nodes, after asking the database). */
+  admit(session: InteractSession, playerId: number): boolean | Promise<boolean>;
   /** The language models this server serves, name -> one-line description (get_available_models). */
   models: ReadonlyMap<string, string>;
   limits: SessionLimits;
@@ -337,9 +337,14 @@ export class InteractSession {
       this.send(errorResponse(stamp, "authentication failed: the token is missing, invalid, expired or revoked", "unauthorized"));
       return;
     }
-    if (!this.identity && !this.ports.admit(this, player.playerId)) {
-      this.fail("too_many_sockets", "this player has too many open sockets");
-      return;
+    if (!this.identity) {
+      const admitted = await this.ports.admit(this, player.playerId);
+      // The socket may have closed while the database answered (TypeScript keeps the narrowing across await).
+      if ((this.phase as SessionState) === "closed") return;
+      if (!admitted) {
+        this.fail("too_many_sockets", "this player has too many open sockets");
+        return;
+      }
     }
     this.identity = player;
     if (this.phase === "connected") this.phase = "authenticated";

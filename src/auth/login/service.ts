@@ -28,16 +28,15 @@ export async function login(deps: LoginDeps, body: LoginBody, client: string): P
   // app), so counting failures against it would let anyone lock every player of the app out.
   const keyBucket = form.federatedId !== undefined ? `fid:${deps.secrets.lookupHash(form.federatedId)}` : `key:${deps.secrets.lookupHash(form.apiKey ?? "")}`;
   const addressBucket = `ip:${client}`;
-  const keyWait = deps.loginLimiter.retryAfter(keyBucket);
+  const keyWait = await deps.loginLimiter.retryAfter(keyBucket);
   if (keyWait > 0) throw rateLimited(deps, client, keyWait);
   try {
     const issued = await issue(deps, form);
     return { access_token: issued.token, expires_in: issued.expiresIn, token_type: "Bearer" };
   } catch (error) {
     if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
-      const addressWait = deps.loginLimiter.retryAfter(addressBucket);
-      deps.loginLimiter.recordFailure(addressBucket);
-      deps.loginLimiter.recordFailure(keyBucket);
+      const addressWait = await deps.loginLimiter.retryAfter(addressBucket);
+      await Promise.all([deps.loginLimiter.recordFailure(addressBucket), deps.loginLimiter.recordFailure(keyBucket)]);
       if (addressWait > 0) throw rateLimited(deps, client, addressWait);
       deps.metrics.authFailures.inc({ reason: error.code });
       deps.logger.warn({ event: "login_failed", code: error.code, client, form: form.federatedId ? "player" : "key" }, "login failed");

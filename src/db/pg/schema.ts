@@ -230,6 +230,25 @@ export const storedConfigs = pgTable(
   (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
 );
 
+// --- Several nodes (src/cluster) ---
+
+export const loginFailures = pgTable("login_failures", {
+  bucket: text("bucket").primaryKey(),
+  windowStart: millis("window_start").notNull(),
+  failures: integer("failures").notNull(),
+});
+
+export const socketLeases = pgTable(
+  "socket_leases",
+  {
+    id: text("id").primaryKey(),
+    playerId: integer("player_id").notNull(),
+    nodeId: text("node_id").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+  },
+  (table) => [index("socket_leases_player").on(table.playerId, table.expiresAt), index("socket_leases_node").on(table.nodeId)],
+);
+
 // --- the twins must agree: a row read from either database has the same type ---
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -248,6 +267,8 @@ type Twins = {
   safetyPolicies: Same<typeof safetyPolicies.$inferSelect, typeof sqlite.safetyPolicies.$inferSelect>;
   safetyIncidents: Same<typeof safetyIncidents.$inferSelect, typeof sqlite.safetyIncidents.$inferSelect>;
   storedConfigs: Same<typeof storedConfigs.$inferSelect, typeof sqlite.storedConfigs.$inferSelect>;
+  loginFailures: Same<typeof loginFailures.$inferSelect, typeof sqlite.loginFailures.$inferSelect>;
+  socketLeases: Same<typeof socketLeases.$inferSelect, typeof sqlite.socketLeases.$inferSelect>;
 };
 // A `false` here names the table whose PostgreSQL and SQLite row types differ.
 const twins: Twins = {
@@ -265,5 +286,7 @@ const twins: Twins = {
   safetyPolicies: true,
   safetyIncidents: true,
   storedConfigs: true,
+  loginFailures: true,
+  socketLeases: true,
 };
 void twins;
