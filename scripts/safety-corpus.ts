@@ -99,7 +99,11 @@ function variants(rows: Array<{ row: Row; source: string }>, direction: "inputs"
 }
 
 for (const direction of ["inputs", "outputs"] as const) {
-  const base = parse(join(root, "corpus-src", direction));
+  // corpus-src: the first hand-written set; corpus-src-a: a second set written blind by another member of the
+  // team (same format; its benign lines in a category's file are near misses). A line both hold counts once.
+  const first = parse(join(root, "corpus-src", direction));
+  const known = new Set(first.map((r) => r.row.text));
+  const base = [...first, ...parse(join(root, "corpus-src-a", direction)).filter((r) => !known.has(r.row.text) && known.add(r.row.text))];
   const all = [...base, ...variants(base, direction)];
   const seen = new Set<string>();
   const dev: Row[] = [];

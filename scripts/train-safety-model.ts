@@ -26,7 +26,7 @@ interface Row {
   direction: Direction;
 }
 
-const TARGET_FALSE_ALARM: Record<Direction, number> = { input: 0.015, output: 0.025 };
+const TARGET_FALSE_ALARM: Record<Direction, number> = { input: Number(process.env.FA_INPUT ?? 0.03), output: Number(process.env.FA_OUTPUT ?? 0.03) };
 const L2 = Number(process.env.L2 ?? 3e-6);
 const EPOCHS = Number(process.env.EPOCHS ?? 400);
 const MIN_COUNT = 2;

@@ -38,6 +38,7 @@ describe("innocent uses pass", () => {
     "pretend you are a pirate",
     "my friend is Muslim",
     "can you speak in pig latin?",
+    "I want to play with my puppy in the garden",
   ])("%p", (text) => {
     expect(categories(text)).toEqual([]);
     expect(categories(text, "output")).toEqual([]);
@@ -82,6 +83,7 @@ describe("wider detection", () => {
     ["i want to kil myslef", "self_harm"],
     ["my stepdad hurtz me", "abuse"],
     ["i like h u r t i n g a n i m a l s", "violence"],
+    ["a man said he has puppies in the van and i can pet them", "stranger_danger"],
   ])("%p is %p", (text, category) => {
     expect(categories(text)).toContain(category);
   });
