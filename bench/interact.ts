@@ -44,7 +44,9 @@ const config = { prompt: "You are Ollie the owl, a kind friend." };
 const prompts = ["Hello!", "Tell me a story about a dragon", "What is 3 plus 4?", "I feel sad today", "."];
 type Server = Awaited<ReturnType<typeof spawnServer>>;
 const running = new Set<Server>();
-const hootCommand = pinned(plan.server, [process.execPath, "--preload", GC_HOOK, MAIN]);
+// BENCH_CPU_PROF_DIR: every hoot process of the run writes a CPU profile there (summarise with bench/cpu-profile.ts).
+const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`, "--cpu-prof-interval=250"] : [];
+const hootCommand = pinned(plan.server, [process.execPath, ...PROFILE, "--preload", GC_HOOK, MAIN]);
 
 try {
   // ---- 1 and 2. first text at PLAYERS sessions and alone, next to a bare Bun websocket echo on the same core --
