@@ -35,7 +35,7 @@ function score(rows: Row[], flagged: (text: string) => boolean): { recall: numbe
 }
 
 const FLOORS = {
-  // Set when the blind second set (corpus-src-a) joined: measured 95.9/2.8, 95.2/3.2, 83.7/4.0, 81.0/4.7 (%).
+  // Set when the blind second set (corpus-src-a) joined: measured 95.9/2.8, 95.2/3.1, 83.5/4.0, 80.4/4.8 (%).
   "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.95, falseAlarms: 0.03 },
   "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.94, falseAlarms: 0.035 },
   "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.82, falseAlarms: 0.045 },

@@ -39,6 +39,8 @@ describe("innocent uses pass", () => {
     "my friend is Muslim",
     "can you speak in pig latin?",
     "I want to play with my puppy in the garden",
+    "Goodbye for now.",
+    "Time for bed, goodbye!",
   ])("%p", (text) => {
     expect(categories(text)).toEqual([]);
     expect(categories(text, "output")).toEqual([]);
