@@ -205,7 +205,13 @@ describe("session awareness", () => {
     fake.reply(["You", " should", " hurt", " yourself."]);
     await probe.interact("I feel bad");
     probe.close();
-    const listed = await api(server.url, "GET", `/api/safety/incidents?player_pk=${player.pk}`, { token: team.developerToken });
+    // An output's incident is written beside the turn, not before its completion (an input's is awaited):
+    // it is listed within moments, which on PostgreSQL can be just after interaction_complete.
+    let listed = await api(server.url, "GET", `/api/safety/incidents?player_pk=${player.pk}`, { token: team.developerToken });
+    for (let i = 0; i < 50 && listed.body.incidents.length === 0; i++) {
+      await Bun.sleep(50);
+      listed = await api(server.url, "GET", `/api/safety/incidents?player_pk=${player.pk}`, { token: team.developerToken });
+    }
     expect(listed.body.incidents.map((i: Msg) => [i.category, i.direction])).toEqual([["self_harm", "output"]]);
   });
 });
