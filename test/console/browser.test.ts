@@ -106,12 +106,29 @@ describe.skipIf(!available)("the console in Chromium", () => {
   it("creates a service key (with the keyboard) that logs in", async () => {
     await page.getByRole("link", { name: "Authentication" }).click();
     await page.getByRole("heading", { name: "Authentication", level: 1 }).waitFor();
-    await page.getByLabel("Name").focus();
+    // Each key's effect is awaited before the next key: on a loaded machine a key pressed before the page has
+    // rendered the last one's effect would test the timing, not the keyboard path. The key list loads first,
+    // so no render from its answer lands while typing.
+    await page.waitForFunction(() => !Array.from(document.querySelectorAll("main p")).some((p) => p.textContent === "Loading…"));
+    await page.locator("#key-name").click();
     await page.keyboard.type("backend-browser");
+    await page.waitForFunction(() => (document.getElementById("key-name") as HTMLInputElement | null)?.value === "backend-browser").catch(async (error: unknown) => {
+      const where = await page.evaluate(() => [document.activeElement?.outerHTML, location.hash]);
+      await shot("debug-typed");
+      throw new Error(`the typed name did not reach the input (focus on ${JSON.stringify(where)}): ${String(error)}`);
+    });
     await page.keyboard.press("Tab");
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.type === "checkbox");
     await page.keyboard.press("Space");
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.checked === true);
     await page.keyboard.press("Enter");
-    await page.getByText("This backend key is shown only now").waitFor();
+    await page
+      .getByText("This backend key is shown only now")
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: unknown) => {
+        await shot("debug-create-key");
+        throw error;
+      });
     await page.getByRole("button", { name: "Reveal key backend-browser" }).click();
     const created = (await page.locator("#created-key").textContent())!;
     expect(created).toMatch(/^hoot_dev_sk_/);
