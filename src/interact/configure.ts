@@ -148,23 +148,27 @@ export const MAX_RUNS_AT_ONCE = 4;
 
 /** Tracks the `run` requests working in the background: a cap on how many at once, and a stop when the socket closes. */
 export class BackgroundRuns {
-  private readonly running = new Set<AbortController>();
+  // Created by the first run: most sockets never start one, and ten thousand idle sessions should not hold ten
+  // thousand empty Sets.
+  private running: Set<AbortController> | null = null;
 
   /** True when another run may start now. */
   get available(): boolean {
-    return this.running.size < MAX_RUNS_AT_ONCE;
+    return (this.running?.size ?? 0) < MAX_RUNS_AT_ONCE;
   }
 
   /** Starts `work` with its own signal; a throw inside is passed to `onError`, never lost. */
   start(work: (signal: AbortSignal) => Promise<void>, onError: (error: unknown) => void): void {
     const controller = new AbortController();
-    this.running.add(controller);
+    const running = (this.running ??= new Set());
+    running.add(controller);
     void work(controller.signal)
       .catch(onError)
-      .finally(() => this.running.delete(controller));
+      .finally(() => running.delete(controller));
   }
 
   abortAll(): void {
+    if (!this.running) return;
     for (const controller of this.running) controller.abort();
     this.running.clear();
   }

@@ -132,6 +132,9 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
     });
   };
 
+  // One ports object for every session (a session keeps a reference, not a copy).
+  const sessionPorts: SessionPorts = { ...ports, admit };
+
   // The only use of the auth module's revocation bus.
   deps.revocations.subscribe((revocation) => {
     const doomed: InteractSession[] = [];
@@ -185,7 +188,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
         return refuse(socket, "too_many_pending", "too many sockets from this address are waiting to authenticate");
       }
       pendingByAddress.set(address, (pendingByAddress.get(address) ?? 0) + 1);
-      const session = new InteractSession(id, socket, { ...ports, admit });
+      const session = new InteractSession(id, socket, sessionPorts);
       connections.set(id, { session, pendingAddress: address });
       metrics.wsSessions.inc();
       return session;

@@ -18,7 +18,7 @@ import { clientAddress } from "../http/client-address.ts";
 import { asyncApiDocument } from "./asyncapi.ts";
 import { createConnections, type Connections } from "./connections.ts";
 import { conversationHistory } from "./history.ts";
-import type { InteractSession } from "./session.ts";
+import type { InteractSession, SessionSocket } from "./session.ts";
 
 export interface Interact {
   plugin: Elysia;
@@ -32,35 +32,52 @@ export function interactRoutes(deps: Deps, engine: Engine): Interact {
   let document: string | null = null;
   const plugin = new Elysia({ name: "interact" })
     .get("/api/asyncapi.json", () => new Response((document ??= JSON.stringify(asyncApiDocument())), { headers: { "content-type": "application/json; charset=utf-8" } }), { detail: { hide: true } })
-    .ws("/interact", {
-      detail: { hide: true },
-      open(ws) {
+    .get(
+      "/interact",
+      ({ request, server, set }) => {
         // The address the upgrade came from, as every per-address limit sees it (behind HOOT_TRUST_PROXY, the
         // address the proxy saw, not the proxy's own: otherwise every client would share one pending limit).
-        const { request, server } = ws.data;
-        const session = connections.open(ws.id, ws.raw, clientAddress(request, server, deps.config.trustProxy));
-        if (session) takeRawMessages(ws.raw, session);
+        const data = new InteractSocket(connections, clientAddress(request, server, deps.config.trustProxy));
+        const headers = set.headers as Record<string, string>;
+        if (server?.upgrade(request, { data, headers: Object.keys(headers).length > 0 ? headers : undefined })) return;
+        set.status = 400;
+        return { error: "expected a websocket upgrade (GET with Upgrade: websocket)", code: "invalid_request" };
       },
-      message(ws, message) {
-        // Only reached when takeRawMessages could not take over: Elysia has parsed the message already.
-        void connections.get(ws.id)?.receive(message);
-      },
-      close(ws, code) {
-        connections.closed(ws.id, code);
-      },
-    });
+      { detail: { hide: true } },
+    );
   return { plugin: plugin as unknown as Elysia, connections };
 }
 
 /**
- * Routes the socket's raw messages straight to its session, before Elysia parses them: the session needs the
- * raw size to enforce hoot's own limit, and parses the JSON itself. Elysia dispatches each Bun socket event to
- * the handler stored on the socket's `data` (its `message` field); replacing that handler is how this socket
- * opts out of Elysia's parsing. Should Elysia ever stop doing so, messages still arrive through `message`
- * above (parsed, with only Bun's backstop limit), and the size-limit test fails.
+ * One socket's data, and its events. Elysia's websocket handler (which the server is started with) calls
+ * `ws.data.open`, `.message` and `.close` for every socket; these are methods on the prototype, so a socket
+ * costs this small object and its session, not a context object and a set of closures per upgrade (what
+ * Elysia's `.ws()` keeps for each socket, the upgrade's Request and Headers among them). Messages reach the
+ * session raw: it needs the raw size to enforce hoot's own limit, and parses the JSON itself.
  */
-function takeRawMessages(socket: { data: unknown }, session: InteractSession): void {
-  const data = socket.data as { message?: unknown } | null;
-  if (typeof data?.message !== "function") return;
-  data.message = (_socket: unknown, message: string | Uint8Array) => void session.receive(message);
+let socketCount = 0;
+const SOCKET_ID_PREFIX = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
+
+export class InteractSocket {
+  /** Unique on this node, across restarts too (a random prefix per process): sessions and socket leases are keyed by it. */
+  readonly id = `${SOCKET_ID_PREFIX}.${(++socketCount).toString(36)}`;
+  private session: InteractSession | null = null;
+
+  constructor(
+    private readonly connections: Connections,
+    private readonly address: string,
+  ) {}
+
+  open(ws: SessionSocket): void {
+    this.session = this.connections.open(this.id, ws, this.address);
+  }
+
+  message(_ws: unknown, message: string | Uint8Array): void {
+    void this.session?.receive(message);
+  }
+
+  close(_ws: unknown, code: number): void {
+    this.session = null;
+    this.connections.closed(this.id, code);
+  }
 }

@@ -52,6 +52,9 @@ export interface SafetyPorts {
   moderationTimeoutMs: number;
 }
 
+/** Checkers without a moderation model, by policy (they hold nothing of a session). */
+const RULES_ONLY = new WeakMap<CompiledPolicy, ModeratedChecker>();
+
 /** Built-in policies only, no moderation, incidents not kept: for sessions built without the app (unit tests). */
 export const BUILTIN_ONLY: SafetyPorts = {
   findTeamPolicy: () => null,
@@ -173,6 +176,13 @@ export class SessionGuard {
   }
 
   private wrap(lib: Awaited<ReturnType<typeof safetyLibrary>>, policy: CompiledPolicy): ModeratedChecker {
+    // Without a moderation model the checker is the policy's rules and nothing of the session's: one per policy,
+    // shared by every session (an idle session then holds a reference, not a set of closures).
+    if (!this.ports.moderation) {
+      let shared = RULES_ONLY.get(policy);
+      if (!shared) RULES_ONLY.set(policy, (shared = lib.moderated(policy, null, this.ports.moderationTimeoutMs)));
+      return shared;
+    }
     return lib.moderated(policy, this.ports.moderation, this.ports.moderationTimeoutMs, (error, direction) =>
       this.logger.warn({ event: "moderation_failed", session: this.sessionId, provider: this.ports.moderation?.name, direction, err: (error as Error).name, status: (error as { status?: number }).status }, "moderation failed; held the text"),
     );
