@@ -97,3 +97,33 @@ describe("user-supplied names", () => {
     }
   });
 });
+
+describe("the /interact path without a websocket upgrade", () => {
+  it("answers 400 with {error, code} and keeps serving sockets", async () => {
+    const res = await fetch(`${file.server.url}/interact`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; code: string };
+    expect(body.code).toBe("invalid_request");
+    expect(body.error).toContain("websocket");
+    const player = await createPlayer(file.server, file.team);
+    const probe = await openSession(file.server.url, player.token);
+    const { events } = await probe.interact("hello", {}, 20_000);
+    expect(events.at(-1)?.kind).toBe("close");
+    probe.close();
+  });
+
+  it("gives every socket its own session, each answered on its own socket", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const probes = await Promise.all([0, 1, 2].map(() => openSession(file.server.url, player.token)));
+    const runs = await Promise.all(probes.map((probe, i) => probe.interact(`hello ${i}`, {}, 20_000)));
+    // Each socket hears only its own requests' answers and its own stream.
+    for (const [i, { uid, events }] of runs.entries()) {
+      expect(events[0]).toMatchObject({ event: "interaction_started" });
+      expect(events.at(-1)?.kind).toBe("close");
+      const others = runs.filter((_, j) => j !== i).map((r) => r.uid);
+      expect(probes[i]!.messages.filter((m) => others.includes(m.uid))).toEqual([]);
+      expect(probes[i]!.messages.filter((m) => m.type === "stream").every((m) => m.uid === uid)).toBe(true);
+    }
+    for (const probe of probes) probe.close();
+  });
+});
