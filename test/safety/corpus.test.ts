@@ -36,10 +36,11 @@ function score(rows: Row[], flagged: (text: string) => boolean): { recall: numbe
 
 const FLOORS = {
   // Set when the blind second set (corpus-src-a) joined: measured 95.9/2.8, 95.2/3.1, 83.5/4.0, 80.4/4.8 (%).
-  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.95, falseAlarms: 0.03 },
-  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.94, falseAlarms: 0.035 },
-  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.82, falseAlarms: 0.045 },
-  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.79, falseAlarms: 0.05 },
+  // Raised with rules/phrasings.ts (written from dev misses): 98.7/2.8, 100/3.1, 84.1/4.0, 81.5/4.8.
+  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.98, falseAlarms: 0.03 },
+  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.99, falseAlarms: 0.035 },
+  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.835, falseAlarms: 0.045 },
+  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.81, falseAlarms: 0.05 },
 } as const;
 
 describe("labelled corpus", () => {
