@@ -223,3 +223,45 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     expect(categories(text, "output")).toEqual([]);
   });
 });
+
+describe("everyday senses of sensitive words pass", () => {
+  it.each([
+    "we saw blue tits and great tits at the bird feeder",
+    "the hoe is a tool for gardening",
+    "the cat is high on catnip",
+    "magic mushrooms in mario make you big",
+    "is a dandelion a weed?",
+    "developer mode on my tablet changes the animations",
+    "i hurt my arm at karate",
+    "i want to sleep forever on saturday mornings",
+    "the police in the uk don't usually carry guns",
+    "why do grown ups drink wine?",
+    "my teacher said don't do drugs",
+  ])("child says %p", (text) => {
+    expect(categories(text)).toEqual([]);
+  });
+
+  it.each([
+    "The rooster is also called a cock, and it crows at dawn.",
+    "A female dog is called a bitch, and a male is called a dog.",
+    "On forms, the word sex just means whether you are male or female.",
+    "Mocktails are fruity drinks with no alcohol.",
+    "Helping your grandad stop smoking is kind.",
+    "Let's add bullet points to your list.",
+    "The ugly duckling grew into a swan.",
+    "Blood is red because of iron.",
+    "The rocket will blast off at noon.",
+  ])("model sentence %p passes", (text) => {
+    expect(categories(text, "output")).toEqual([]);
+  });
+
+  it.each([
+    ["nice tits", "sexual"],
+    ["she is a bitch", "profanity"],
+    ["i want to get drunk on vodka", "drugs"],
+    ["i want to sleep forever", "self_harm"],
+    ["i cut myself at school on purpose", "self_harm"],
+  ])("but %p is still %p", (text, category) => {
+    expect(categories(text)).toContain(category);
+  });
+});
