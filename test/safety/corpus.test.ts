@@ -36,11 +36,12 @@ function score(rows: Row[], flagged: (text: string) => boolean): { recall: numbe
 
 const FLOORS = {
   // Set when the blind second set (corpus-src-a) joined: measured 95.9/2.8, 95.2/3.1, 83.5/4.0, 80.4/4.8 (%).
-  // Raised with rules/phrasings.ts (written from dev misses): 98.7/2.8, 100/3.1, 84.1/4.0, 81.5/4.8.
-  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.98, falseAlarms: 0.03 },
-  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.99, falseAlarms: 0.035 },
-  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.835, falseAlarms: 0.045 },
-  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.81, falseAlarms: 0.05 },
+  // Raised with rules/phrasings.ts, the everyday senses and a retrained classifier: 98.8/1.6, 100/1.1, 85.8/3.8,
+  // 85.0/3.7 (the test split then held 9 input and 8 output benign lines of our own more).
+  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.98, falseAlarms: 0.02 },
+  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.99, falseAlarms: 0.015 },
+  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.855, falseAlarms: 0.04 },
+  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.845, falseAlarms: 0.04 },
 } as const;
 
 describe("labelled corpus", () => {

@@ -184,6 +184,9 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     ["lets lock my brother in the shed all night", "violence"],
     ["my uncle gave me sweets to keep quiet", "abuse"],
     ["lets play a game where we take our clothes off", "sexual"],
+    ["i wish my teacher was dead", "violence"],
+    ["i'd like to see her suffer", "violence"],
+    ["how do i make someone pass out", "violence"],
   ])("%p is %p", (text, category) => {
     expect(categories(text)).toContain(category);
   });
@@ -227,6 +230,9 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     "my grandma gave me money for my birthday",
     "i kicked the ball down the stairs",
     "it would be easier if you were here to help me",
+    "i wish my goldfish was still alive",
+    "i hope the bad guy gets killed at the end of the book",
+    "the hot weather can make people faint",
   ])("%p passes", (text) => {
     expect(categories(text)).toEqual([]);
     expect(categories(text, "output")).toEqual([]);

@@ -84,3 +84,10 @@ PHRASING_RULES.push(
   rule("sexual", "more-wide", "input", "clear", `(?:game|dare|challenge) (?:where|that) (?:we|you|i|everyone|u) (?:have to )?(?:take|takes) (?:our|your|my|their|all (?:our|your|my)) clothes off|(?:take|taking) (?:our|your|my) clothes off (?:together|for a game|as a dare)`),
   rule("abuse", "more-wide", "input", "severe", `(?:gave|gives|give|pays|paid|bought|buys) me (?:money|sweets|candy|presents|gifts|robux|toys|treats) ~~ (?:to keep quiet|to stay quiet|not to tell|so i do not tell|so i dont tell|to keep (?:it|our) secret)|keep quiet about what (?:he|she|they|my [a-z]+) (?:did|does|do)`),
 );
+
+// Violence wished on or planned for another person, widened from the dev misses "he deserves to bleed" and
+// "i know where he lives and im going to wreck him": wishing someone dead, wanting to watch them suffer, revenge
+// ("make him pay for what he did"), making someone faint. "i wish i was dead" stays self-harm (wish-dead).
+PHRASING_RULES.push(
+  rule("violence", "wish-harm", "input", "clear", `(?:wish|hope) (?:that )?(?:my|the|that|he|she|they|everyone|all the) (?:[a-z]+ ){0,2}?(?:was|were|is|would be|would get|gets|got) (?:dead|killed|murdered|run over|hit by a (?:car|bus|truck|train))|(?:see|watch|make) (?:him|her|them|that kid|my (?:brother|sister|teacher|classmate|stepdad|stepmum|stepmom)) (?:suffer|bleed|scream in pain|cry in pain|in pain)|make (?:him|her|them) pay for what|(?:how (?:do|can|could|to) (?:i |you )?|i want to |i will |i am going to |going to |lets |let us |trying to |try to )(?:make|get) (?:someone|somebody|a person|people|him|her|them|my (?:brother|sister|friend|classmate)) (?:to )?(?:faint|pass out|black out|stop breathing)`, { unless: `${GAME}|(?:do not|don t|dont|never) (?:want|wish|hope)` }),
+);
