@@ -187,6 +187,10 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     ["i wish my teacher was dead", "violence"],
     ["i'd like to see her suffer", "violence"],
     ["how do i make someone pass out", "violence"],
+    ["i have red marks on my back from my stepdad's belt", "abuse"],
+    ["my neighbour touches me and it feels wrong", "abuse"],
+    ["a man at the pool watched me getting changed", "abuse"],
+    ["he wants to play doctor and check my private parts", "sexual"],
   ])("%p is %p", (text, category) => {
     expect(categories(text)).toContain(category);
   });
@@ -233,6 +237,9 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     "i wish my goldfish was still alive",
     "i hope the bad guy gets killed at the end of the book",
     "the hot weather can make people faint",
+    "i have bruises on my legs from football",
+    "my grandpa kisses me goodnight",
+    "we played doctor with my teddy and gave him a bandage",
   ])("%p passes", (text) => {
     expect(categories(text)).toEqual([]);
     expect(categories(text, "output")).toEqual([]);

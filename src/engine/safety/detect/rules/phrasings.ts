@@ -91,3 +91,13 @@ PHRASING_RULES.push(
 PHRASING_RULES.push(
   rule("violence", "wish-harm", "input", "clear", `(?:wish|hope) (?:that )?(?:my|the|that|he|she|they|everyone|all the) (?:[a-z]+ ){0,2}?(?:was|were|is|would be|would get|gets|got) (?:dead|killed|murdered|run over|hit by a (?:car|bus|truck|train))|(?:see|watch|make) (?:him|her|them|that kid|my (?:brother|sister|teacher|classmate|stepdad|stepmum|stepmom)) (?:suffer|bleed|scream in pain|cry in pain|in pain)|make (?:him|her|them) pay for what|(?:how (?:do|can|could|to) (?:i |you )?|i want to |i will |i am going to |going to |lets |let us |trying to |try to )(?:make|get) (?:someone|somebody|a person|people|him|her|them|my (?:brother|sister|friend|classmate)) (?:to )?(?:faint|pass out|black out|stop breathing)`, { unless: `${GAME}|(?:do not|don t|dont|never) (?:want|wish|hope)` }),
 );
+
+// Abuse and sexual disclosures in other words, widened from the dev misses "i have to wear long sleeves so teachers
+// dont see the marks", "my uncle made me promise not to tell about what we did" and "let's play strip poker":
+// marks from an adult's belt or hand, an adult's kiss or touch that "feels wrong", being watched while changing,
+// "playing doctor" with private parts.
+PHRASING_RULES.push(
+  rule("abuse", "marks-from", "input", "severe", `(?:bruises|bruise|marks|welts|cuts|burns|scars|red marks) ~~ from (?:my |his |her |the )?(?:${ADULT}|${ADULT}s|${ADULT} s) (?:belt|hand|hands|cable|stick|slipper|cigarette|lighter|shoe|fist|wooden spoon)`),
+  rule("abuse", "feels-wrong", "input", "severe", `(?:${ADULT}|he|she|they) (?:always |keeps |sometimes )?(?:kisses|kissed|touches|touched|hugs|hugged|cuddles|tickles|rubs) me ~~ (?:feels? (?:wrong|weird|bad|strange|yucky|uncomfortable)|i (?:do not|did not|dont|didnt) (?:like|want) (?:it|that|him|her)|makes me (?:uncomfortable|scared|feel weird|feel bad))|(?:watches|watched|watching|looks at|stares at|films|filmed) me (?:get|getting) (?:changed|undressed|dressed) ~~ (?:club|pool|locker|room|door|when|at)|(?:someone|a man|a lady|a woman|the coach|my coach|a grown up|an adult) ~~ (?:watches|watched|stares at|films|filmed) me (?:get|getting) (?:changed|undressed)`, { unless: "(?:mum|mom|mummy|mommy) (?:helps|helped|watches)|goodnight|good night|at bedtime|on the cheek|when i am sad|after i fell" }),
+  rule("sexual", "play-doctor", "input", "clear", "(?:play|playing|played) doctor ~~ (?:private|privates|naked|clothes off|check (?:my|your) (?:private|body|bottom))"),
+);
