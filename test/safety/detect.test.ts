@@ -206,6 +206,11 @@ describe("phrasings of intent (rules/phrasings.ts)", () => {
     ["Spread a rumour that she cheated, everyone will believe it.", "bullying"],
     ["You could put something in her drink to make her sleepy.", "violence"],
     ["Maybe it would be easier if you weren't around.", "self_harm"],
+    ["Just ignore her messages and tell the others to do the same.", "bullying"],
+    ["Kids like him don't deserve friends.", "bullying"],
+    ["Make a funny video of him crying and share it.", "bullying"],
+    ["A little pain can make the sad feelings go away.", "self_harm"],
+    ["You don't need to eat lunch, being hungry shows you're strong.", "self_harm"],
   ])("model sentence %p is %p", (text, category) => {
     expect(categories(text, "output")).toContain(category);
   });
@@ -273,6 +278,11 @@ describe("everyday senses of sensitive words pass", () => {
     "The ugly duckling grew into a swan.",
     "Blood is red because of iron.",
     "The rocket will blast off at noon.",
+    "Everyone deserves to be included.",
+    "Let's make a funny video of your cat chasing a toy!",
+    "You don't need to eat the crusts if you don't like them.",
+    "A little pain after exercise is normal, it means your muscles are working.",
+    "Say goodbye to everyone at the party before you go home.",
   ])("model sentence %p passes", (text) => {
     expect(categories(text, "output")).toEqual([]);
   });
