@@ -26,7 +26,11 @@ interface Row {
   direction: Direction;
 }
 
-const TARGET_FALSE_ALARM: Record<Direction, number> = { input: Number(process.env.FA_INPUT ?? 0.03), output: Number(process.env.FA_OUTPUT ?? 0.03) };
+// Inputs 2.5%, outputs 2%: once the rules' own false alarms on the training lines fell (rules/phrasings.ts and the
+// everyday senses), the out-of-fold recall of rules and model together was 95.5% for inputs at 2.5% as at 3%, and
+// 99.4% for outputs at 2% against 99.7% at 3%, while at 3% everyday model sentences ("Tell me more about your
+// friend!", "Nice to meet you.") were held back: the extra budget bought little but false alarms.
+const TARGET_FALSE_ALARM: Record<Direction, number> = { input: Number(process.env.FA_INPUT ?? 0.025), output: Number(process.env.FA_OUTPUT ?? 0.02) };
 const L2 = Number(process.env.L2 ?? 3e-6);
 const EPOCHS = Number(process.env.EPOCHS ?? 400);
 const MIN_COUNT = 2;

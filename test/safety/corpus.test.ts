@@ -2,8 +2,8 @@
  * The second labelled corpus (test/fixtures/safety/corpus-*.jsonl, built by scripts/safety-corpus.ts from
  * corpus-src/) against the built-in default policy, on its two splits:
  * - dev: the rules were written from its first set (corpus-src) and the classifier trained on all of it; the
- *   second set (corpus-src-a, written blind by another member of the team) only trained the classifier, so its
- *   near misses keep the dev figures below perfect;
+ *   second set (corpus-src-a, written blind by another member of the team) first only trained the classifier,
+ *   later rules/phrasings.ts was written from the misses of the whole dev split (both sets);
  * - test: never used to write a rule or train the model, so its floors are the detector's honest figures
  *   (README "Figures"); raise them when the detector improves, never lower them to make a change pass.
  * Every threshold pairs a recall floor with a false-alarm ceiling on the same split, so intercepting everything
@@ -36,10 +36,12 @@ function score(rows: Row[], flagged: (text: string) => boolean): { recall: numbe
 
 const FLOORS = {
   // Set when the blind second set (corpus-src-a) joined: measured 95.9/2.8, 95.2/3.1, 83.5/4.0, 80.4/4.8 (%).
-  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.95, falseAlarms: 0.03 },
-  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.94, falseAlarms: 0.035 },
-  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.82, falseAlarms: 0.045 },
-  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.79, falseAlarms: 0.05 },
+  // Raised with rules/phrasings.ts, the everyday senses and a retrained classifier: 98.8/1.6, 100/1.1, 85.8/3.8,
+  // 85.0/3.7 (the test split then held 9 input and 8 output benign lines of our own more).
+  "corpus-inputs-dev.jsonl": { flagged: inputFlagged, recall: 0.98, falseAlarms: 0.02 },
+  "corpus-outputs-dev.jsonl": { flagged: outputFlagged, recall: 0.99, falseAlarms: 0.015 },
+  "corpus-inputs-test.jsonl": { flagged: inputFlagged, recall: 0.855, falseAlarms: 0.04 },
+  "corpus-outputs-test.jsonl": { flagged: outputFlagged, recall: 0.845, falseAlarms: 0.04 },
 } as const;
 
 describe("labelled corpus", () => {

@@ -18,6 +18,7 @@ import { DRUG_RULES } from "./rules/drugs.ts";
 import { HATE_RULES } from "./rules/hate.ts";
 import { JAILBREAK_RULES } from "./rules/jailbreak.ts";
 import { OUTPUT_TOPIC_RULES } from "./rules/output-topics.ts";
+import { PHRASING_RULES } from "./rules/phrasings.ts";
 import { PROFANITY_RULES, obscenityFindings } from "./rules/profanity.ts";
 import { SELF_HARM_RULES } from "./rules/self-harm.ts";
 import { SEXUAL_RULES } from "./rules/sexual.ts";
@@ -25,7 +26,7 @@ import { STRANGER_RULES } from "./rules/stranger.ts";
 import { VIOLENCE_RULES } from "./rules/violence.ts";
 
 /** Every built-in rule. */
-export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES, ...OUTPUT_TOPIC_RULES];
+export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES, ...OUTPUT_TOPIC_RULES, ...PHRASING_RULES];
 
 const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
   input: RULES.filter((r) => r.on !== "output"),
