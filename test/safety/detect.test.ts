@@ -18,6 +18,9 @@ describe("normalisation", () => {
     ["h o w  t o  m a k e  a  b o m b", " how to make a bomb "],
     ["sum1 asked 4 my pic", " someone asked for my picture "],
     ["sucide", " suicide "],
+    ["id kill him", " i would kill him "],
+    ["whats your apple ID", " what is your apple id "],
+    ["my id card is lost", " my id card is lost "],
   ])("reads %p as %p", (text, canon) => {
     expect(views(text).canon).toBe(canon);
   });
@@ -283,6 +286,8 @@ describe("everyday senses of sensitive words pass", () => {
     "You don't need to eat the crusts if you don't like them.",
     "A little pain after exercise is normal, it means your muscles are working.",
     "Say goodbye to everyone at the party before you go home.",
+    "The explorer stood on the edge of the cliff and looked at the sea.",
+    "It isn't kind to laugh at people.",
   ])("model sentence %p passes", (text) => {
     expect(categories(text, "output")).toEqual([]);
   });

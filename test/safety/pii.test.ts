@@ -23,6 +23,10 @@ describe("personal information", () => {
     ["card 4111 1111 1111 1111", "card [card number]", "card"],
     ["add me, my roblox username is DragonSlayer_99", "add me, my roblox username is [username]", "handle"],
     ["my instagram is @lucy.skates", "my instagram is [username]", "handle"],
+    ["i live in apartment 4C at 300 East 57th Street", "i live in apartment 4C at [address]", "address"],
+    ["i'm at 15 Rue de la Paix, Paris", "i'm at [address], Paris", "address"],
+    ["wir wohnen Hauptstraße 5", "wir wohnen [address]", "address"],
+    ["PIN code 560034, house no 45, Koramangala", "PIN code [postcode], [address], Koramangala", "postcode"],
   ])("redacts %p", (text, redacted, kind) => {
     const r = redactPii(text);
     expect(r.text).toBe(redacted);
@@ -37,7 +41,7 @@ describe("personal information", () => {
     expect(redactPii("My name is Ollie Owl, email me at ollie@example.com", true).text).toBe("My name is Ollie Owl, email me at [email]");
   });
 
-  it.each(["1 2 3 4 5 6 7 8 9 10 i can count to ten", "The score 21 to 14 sounds like a close game.", "i got the high score", "we went to the high school play"])("leaves %p alone", (text) => {
+  it.each(["1 2 3 4 5 6 7 8 9 10 i can count to ten", "The score 21 to 14 sounds like a close game.", "i got the high score", "we went to the high school play", "we went via the big bridge", "I got 5 via email", "my pin on the map is the treasure", "the 5th street party was fun"])("leaves %p alone", (text) => {
     expect(redactPii(text).kinds).toEqual([]);
   });
 });

@@ -294,6 +294,17 @@ function resolveSingles(singles: string[], words: string[]): void {
 }
 
 /**
+ * "id" is the chat spelling of "i'd" ("id kill him") but also the noun ("apple ID", "my id card", "user id"):
+ * read as the noun after a word that owns or names one, or before a word that completes one.
+ */
+const ID_MARK = "\u0001id";
+const ID_BEFORE = new Set("apple user player game gamer fake student photo caller login account my your his her their our the an this that valid school steam epic discord roblox xbox psn nintendo google microsoft meeting zoom skype email unique device".split(" "));
+const ID_AFTER = new Set("card cards number numbers badge badges please check photo is are was".split(" "));
+function idReading(prev: string | undefined, next: string | undefined): string {
+  return (prev !== undefined && ID_BEFORE.has(prev)) || (next !== undefined && ID_AFTER.has(next)) ? "id" : "i would";
+}
+
+/**
  * Builds the views of a text.
  * @example views("I wanna k1lll mysellf").canon // " i want to kill myself "
  */
@@ -308,7 +319,7 @@ export function views(text: string): TextViews {
     }
     resolveSingles(singles, words);
     singles = [];
-    if (word) words.push(canonicalWord(word));
+    if (word) words.push(word === "id" ? ID_MARK : canonicalWord(word));
   };
   for (const rawChunk of c.replace(/['’`]/g, "").split(/\s+/)) {
     const chunk = rawChunk.replace(OUTER_PUNCT_START, "").replace(OUTER_PUNCT_END, "").replace(/\*+/g, "");
@@ -324,6 +335,7 @@ export function views(text: string): TextViews {
     }
   }
   resolveSingles(singles, words);
+  for (let i = 0; i < words.length; i++) if (words[i] === ID_MARK) words[i] = idReading(words[i - 1], words[i + 1]);
   const canon = ` ${words.join(" ")} `.replace(/ {2,}/g, " ");
   return { clean: c, canon, compact: canon.replace(/ /g, "") };
 }

@@ -56,8 +56,16 @@ const RE = {
   phoneGrouped: /(?<![\w.])(?:\+|00)?(?:\d[\s().\-\u2010-\u2015]{0,2}){6,14}\d(?![\w])/g,
   phoneWords: new RegExp(`\\b${NUM_WORD}(?:[\\s,.-]+${NUM_WORD}){6,14}\\b`, "gi"),
   cardish: /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g,
-  address: new RegExp(`\\b\\d{1,5}[a-z]?,?\\s+(?:[a-z][a-z'.-]*\\s+){1,3}${STREET}\\b\\.?(?:,?\\s+(?:apt|apartment|flat|unit|#)\\s*\\w+)?`, "gi"),
+  address: new RegExp(`\\b\\d{1,5}[a-z]?,?\\s+(?:(?:[a-z][a-z'.-]*|\\d{1,3}(?:st|nd|rd|th))\\s+){1,3}${STREET}\\b\\.?(?:,?\\s+(?:apt|apartment|flat|unit|#)\\s*\\w+)?`, "gi"),
   addressSaid: new RegExp(`\\b(?:i live (?:at|on)|my (?:home |house )?address is|our address is|my house is (?:at|on)|we live (?:at|on)|i live in (?:a|the) house (?:at|on))\\s+([^.!?,\\n]{3,60})`, "gi"),
+  /** Street word first, as in French, Spanish, Italian and Portuguese addresses ("15 Rue de la Paix", "Calle Mayor 3"). */
+  addressLatin: /\b(?:\d{1,4}[a-z]?,?\s+(?:rue|avenue|boulevard|chemin|allee|allée|impasse|quai|calle|avenida|via|viale|piazza|corso|rua|travessa)\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,}|(?:rue|calle|avenida|via|viale|rua)\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,},?\s+\d{1,4}[a-z]?)\b/gi,
+  /** German and Dutch street names with the number after ("Hauptstraße 5", "Keizersgracht 12"). */
+  addressGerman: /\b[a-zäöüß-]{3,}(?:straße|strasse|str\.|weg|gasse|platz|allee|gracht|laan|straat)\s+\d{1,4}[a-z]?\b/gi,
+  /** "house no 45", "flat number 3", "door no. 12": Indian and other addresses name the house number. */
+  houseNumber: /\b(?:house|flat|door|plot|apartment|apt|building)\s+(?:no|number|num|#)\.?\s*:?\s*\d{1,5}[a-z]?\b/gi,
+  /** Indian PIN codes ("PIN code 560034", "pincode: 400 001"). */
+  pinCode: /\b(?:pin ?code|pincode|pin)\s*(?:is|:|=|no\.?|number)?\s*([1-9]\d{2}\s?\d{3})\b/gi,
   ukPostcode: /\b(?:gir ?0aa|[a-pr-uwyz](?:\d[a-hjkpstuw]?|[a-hk-y]\d[abehmnprv-y]?|\d\d?|[a-hk-y]\d\d?) ?\d[abd-hjlnp-uw-z]{2})\b/gi,
   caPostcode: /\b[abceghj-nprstvxy]\d[abceghj-nprstv-z] ?\d[abceghj-nprstv-z]\d\b/gi,
   zipSaid: /\b(?:zip code|zipcode|zip|post code|postcode|postal code)\s*(?:is|:|=|number is)?\s*(\d{5}(?:-\d{4})?|[a-z0-9]{2,4}\s?[a-z0-9]{3})\b/gi,
@@ -156,6 +164,11 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
     }),
   );
   found.push(...spans(RE.addressSaid, text, "address", 1, (m) => /\d|street|road|avenue|lane|drive|st\b|rd\b|ave\b|close|court|way/i.test(m[1] as string)));
+  // "at 15 Rue de la Paix": a capitalised street word or a place said about the child; "via the bridge" has neither.
+  found.push(...spans(RE.addressLatin, text, "address", 0, (m) => /\b(?:Rue|Avenue|Boulevard|Chemin|All[eé]e|Impasse|Quai|Calle|Avenida|Via|Viale|Piazza|Corso|Rua|Travessa)\b/.test(m[0]) || /\b(?:live|living|address|house|home|flat|apartment|staying|stay|hotel|i am at|i m at|im at)\b/i.test(text.slice(Math.max(0, m.index - 30), m.index))));
+  found.push(...spans(RE.addressGerman, text, "address", 0, (m) => /^[A-ZÄÖÜ]/.test(m[0]) || /\b(?:live|living|address|house|home|wohne)\b/i.test(text.slice(Math.max(0, m.index - 30), m.index))));
+  found.push(...spans(RE.houseNumber, text, "address"));
+  found.push(...spans(RE.pinCode, text, "postcode", 1, (m) => /code|\s\d{3}$|\d{6}/i.test(m[0]) && /(?:pin ?code|pincode)/i.test(m[0])));
   found.push(...spans(RE.ukPostcode, text, "postcode", 0, (m) => /\d/.test(m[0]) && /[a-z]/i.test(m[0]) && m[0].length >= 5));
   found.push(...spans(RE.caPostcode, text, "postcode"));
   found.push(...spans(RE.zipSaid, text, "postcode", 1, (m) => /\d/.test(m[1] as string)));
