@@ -8,7 +8,7 @@
  * regression (softmax over "none" and the 12 categories) on features.ts, trained by full-batch Adam with L2.
  * Threshold: 5-fold cross-validation gives every training line a score from a model that did not see it; the
  * threshold per direction is the lowest that keeps the out-of-fold false alarms on benign lines (rules and model
- * together) at or under TARGET_FALSE_ALARM. Deterministic: fixed fold assignment, zero initial weights.
+ * together) at or under TARGET_FALSE_ALARM and the model's own at or under MODEL_FALSE_ALARM. Deterministic: fixed fold assignment, zero initial weights.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +31,12 @@ interface Row {
 // 99.4% for outputs at 2% against 99.7% at 3%, while at 3% everyday model sentences ("Tell me more about your
 // friend!", "Nice to meet you.") were held back: the extra budget bought little but false alarms.
 const TARGET_FALSE_ALARM: Record<Direction, number> = { input: Number(process.env.FA_INPUT ?? 0.025), output: Number(process.env.FA_OUTPUT ?? 0.02) };
+// The model's own share of that budget (benign lines the rules pass but the model holds back) is capped too, at
+// what it was when the targets above were set (rules' own false alarms on the training lines then: inputs 1.05%,
+// outputs 0.70%, so the model had 1.45% and 1.3%). The rules are written from these lines, so their false alarms
+// here understate those on unseen text; without the cap, every rule fix that removed a training false alarm handed
+// the model the freed budget and the threshold fell, trading held-out false alarms for training-set figures.
+const MODEL_FALSE_ALARM: Record<Direction, number> = { input: Number(process.env.MODEL_FA_INPUT ?? 0.0145), output: Number(process.env.MODEL_FA_OUTPUT ?? 0.013) };
 const L2 = Number(process.env.L2 ?? 3e-6);
 const EPOCHS = Number(process.env.EPOCHS ?? 400);
 const MIN_COUNT = 2;
@@ -174,7 +180,8 @@ for (const d of ["input", "output"] as const) {
   let best = 0.99;
   for (let t = 0.99; t >= 0.05; t -= 0.01) {
     const fa = benign.filter((i) => ruled[i] || (oof[i] as number) >= t).length / benign.length;
-    if (fa <= TARGET_FALSE_ALARM[d]) best = t;
+    const own = benign.filter((i) => !ruled[i] && (oof[i] as number) >= t).length / benign.length;
+    if (fa <= TARGET_FALSE_ALARM[d] && own <= MODEL_FALSE_ALARM[d]) best = t;
   }
   thresholds[d] = Math.round(best * 100) / 100;
   const rec = (t: number, withRules: boolean): string => `${((unsafe.filter((i) => (withRules && ruled[i]) || (oof[i] as number) >= t).length / unsafe.length) * 100).toFixed(1)}%`;

@@ -317,6 +317,10 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     ["what do boys have in their pants", "sexual"],
     ["can you make moaning noises", "sexual"],
     ["what's the rudest word for private parts", "sexual"],
+    ["a man online asked me to turn on my camera", "stranger_danger"],
+    ["my friends teased me and called me fat", "bullying"],
+    ["i scratch my arm with a blade until it bleeds", "self_harm"],
+    ["i want to sit on the cat", "violence"],
   ])("%p is %p", (text, category) => {
     expect(categories(text)).toContain(category);
   });
@@ -356,6 +360,18 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     "my brother said a rude word",
     "i got bruises from football",
     "i got a bruise from my brother's elbow when we played tag",
+    "the teacher told us to sit on our bottoms on the carpet",
+    "my friend teased me about my new haircut but we were both laughing",
+    "i got a scratch on my leg from the rose bush",
+    "i built a trap for the zombies in my minecraft base",
+    "the pin on my map is where the treasure is",
+    "my fr13nd'5 mum is g1v1ng me a lift home",
+    "my nose was bloody after i fell",
+    "ugh i could just die of embarrassment",
+    "i turned my camera on in my online class because the teacher asked",
+    "what should i do if someone asks for pictures of me",
+    "the hunter in snow white was supposed to kill her but he didn't",
+    "my brother calls me a nerd but he's joking and i call him one back",
   ])("child says %p and it passes", (text) => {
     expect(categories(text)).toEqual([]);
   });
@@ -372,6 +388,7 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     "His shoes came from the charity shop and they look great.",
     "In the story, the knight hit the troll over the head with his shield.",
     "Nice to meet you.",
+    "Stretching your legs before a match helps you run faster.",
   ])("model sentence %p passes", (text) => {
     expect(categories(text, "output")).toEqual([]);
   });

@@ -11,7 +11,7 @@
  *   Elementary"); a first name alone is not personal information here;
  * - model sentences are checked for contact details only (a character naming itself is not a leak).
  */
-import { foldSameLength, visible } from "./normalize.ts";
+import { foldSameLength, isKnownWord, views, visible } from "./normalize.ts";
 
 export type PiiKind = "phone" | "email" | "address" | "postcode" | "school" | "full_name" | "birthday" | "password" | "card" | "handle";
 
@@ -44,6 +44,9 @@ const SCHOOL_TYPE = "(?:primary|elementary|middle|high|junior high|junior|second
 const NOT_NAME = new Set(
   "a an the and or but so i im i'm me my you your he she it we they is are was were be am not no yes too very really so just also from in on at to of for with my our his her their this that these those what whats who how why when where which nice cool lol haha hehe hi hello hey ok okay please thanks thank btw anyway like love and years yrs year old age grade class big new next same different summer sunday real public private another local little kid boy girl friend".split(" "),
 );
+
+/** Things a child owns or builds in a game ("my minecraft base"): never a username. */
+const GAME_THING = /^(?:base|bases|world|worlds|house|houses|server|servers|skin|skins|character|characters|avatar|friends?|games?|pets?|village|farm|castle|city|island|level|levels|map|maps|mods?|builds?|shop|inventory|team|squad|clan|guild|stuff|things|horse|dog|cat|sword|armou?r|tower|mansion|pool|garden|zoo|obby|tycoon|army|dragon|dragons|score|points|coins|gems|robux|progress|save|saves|realm)$/i;
 
 /** Street types that are also everyday words ("a close game", "the right way"). */
 const AMBIGUOUS_STREET = new Set("close way run walk view green park hill path row rise loop trail place pl court ct square sq grove gardens circle drive dr st".split(" "));
@@ -169,14 +172,16 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
   found.push(...spans(RE.addressGerman, text, "address", 0, (m) => /^[A-ZÄÖÜ]/.test(m[0]) || /\b(?:live|living|address|house|home|wohne)\b/i.test(text.slice(Math.max(0, m.index - 30), m.index))));
   found.push(...spans(RE.houseNumber, text, "address"));
   found.push(...spans(RE.pinCode, text, "postcode", 1, (m) => /code|\s\d{3}$|\d{6}/i.test(m[0]) && /(?:pin ?code|pincode)/i.test(m[0])));
-  found.push(...spans(RE.ukPostcode, text, "postcode", 0, (m) => /\d/.test(m[0]) && /[a-z]/i.test(m[0]) && m[0].length >= 5));
+  // "fr13nd" has a postcode's shape but is leetspeak for a word: an unspaced match that reads as a known word is not one.
+  found.push(...spans(RE.ukPostcode, text, "postcode", 0, (m) => /\d/.test(m[0]) && /[a-z]/i.test(m[0]) && m[0].length >= 5 && !(/^\S+$/.test(m[0]) && isKnownWord(views(m[0]).canon.trim()))));
   found.push(...spans(RE.caPostcode, text, "postcode"));
   found.push(...spans(RE.zipSaid, text, "postcode", 1, (m) => /\d/.test(m[1] as string)));
   found.push(...spans(RE.zipState, text, "postcode", 1));
-  found.push(...spans(RE.password, text, "password", 1, (m) => !/^(?:is|a|the|secret|private|easy|hard|long|short|too|very|so|really|my|not)$/i.test(m[1] as string)));
+  found.push(...spans(RE.password, text, "password", 1, (m) => !/^(?:is|a|the|secret|private|easy|hard|long|short|too|very|so|really|my|not|where|what|when|who|how|that|this|it|in|on|at|here|there|gone|lost|broken|stuck|missing|for|changed|wrong|different|new|old|forgotten|same|hidden)$/i.test(m[1] as string)));
   if (!contactOnly) {
     found.push(...spans(RE.handleAt, text, "handle", 0, (m) => !/@[a-z0-9-]+\.[a-z]{2,}/i.test(text.slice(m.index, m.index + m[0].length + 6))));
-    found.push(...spans(RE.handleSaid, text, "handle", 1, (m) => notNameWords((m[1] as string).replace(/^@/, "")) && /[0-9_.@]|^[a-z]{3,}$/i.test(m[1] as string)));
+    // "my minecraft base", "my roblox house": a thing in the game, not the child's name in it.
+    found.push(...spans(RE.handleSaid, text, "handle", 1, (m) => notNameWords((m[1] as string).replace(/^@/, "")) && !GAME_THING.test(m[1] as string) && /[0-9_.@]|^[a-z]{3,}$/i.test(m[1] as string)));
     found.push(...spans(RE.schoolSaid, text, "school", 1, (m) => notNameWords((m[1] as string).trim().split(/\s+/)[0])));
     found.push(...spans(RE.schoolCalled, text, "school", 1));
     found.push(...namedSchools(text));
