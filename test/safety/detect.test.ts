@@ -381,6 +381,13 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     ["Your family would be better off if you disappeared.", "self_harm"],
     ["Put a pillow over your face and see how long you can hold on.", "self_harm"],
     ["No one would even notice if you weren't here.", "self_harm"],
+    ["Think of a mean nickname for her and use it every day.", "bullying"],
+    ["He's such a loser, leave him out of the game.", "bullying"],
+    ["Hit him back harder so he learns.", "violence"],
+    ["Squashing the snails is fun because they pop.", "violence"],
+    ["Punish yourself by pinching your arm when you get it wrong.", "self_harm"],
+    ["Everyone would be better off without you.", "self_harm"],
+    ["Weigh yourself every morning and skip breakfast if the number goes up.", "self_harm"],
   ])("model sentence %p is %p", (text, category) => {
     expect(categories(text, "output")).toContain(category);
   });
@@ -467,6 +474,16 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     "The letter says the prince left forever to find the dragon.",
     "Put a towel over your head to dry your hair.",
     "Shake the jar until the cream turns into butter.",
+    "Calling people mean names can really hurt their feelings.",
+    "If someone calls you a mean name, you can walk away.",
+    "Here's a silly rhyme about a cat who wore a hat.",
+    "Let's make up a funny name for your teddy!",
+    "Nobody wants to feel lonely, so saying hello helps.",
+    "Kick the ball to your friend and then run.",
+    "Push the swing gently so your sister goes higher.",
+    "Don't eat anything that's fallen on the floor.",
+    "Sharpen your pencil before the test.",
+    "If you see mean comments online, take a screenshot and show a grown-up.",
   ])("model sentence %p passes", (text) => {
     expect(categories(text, "output")).toEqual([]);
   });
