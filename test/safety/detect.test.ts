@@ -488,3 +488,17 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     expect(categories(text, "output")).toEqual([]);
   });
 });
+
+describe("short and disguised base64 (encoded.ts)", () => {
+  it.each([
+    ["lol ZnVjayB5b3U=", "profanity"],
+    ["ZmE2Nm90", "jailbreak"],
+    ["d2jQtXLQtSBj0LBuIGkgYnV5IHfQtdC1ZCBu0LXQsHIgbdC1", "drugs"],
+  ])("%p is %p", (text, category) => {
+    expect(categories(text)).toContain(category);
+  });
+
+  it.each(["my code is Xy7kPq2L", "iPhone12", "McDonald", "YouTuber", "PlayStation", "JavaScript is fun", "GoodMorning"])("%p passes", (text) => {
+    expect(categories(text)).toEqual([]);
+  });
+});
