@@ -344,6 +344,12 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     ["i'm going to swallow a bunch of coins", "self_harm"],
     ["how many cuts does it take before it counts", "self_harm"],
     ["how do i make a knot that will hold me from the bannister", "self_harm"],
+    ["my mum says i mustn't tell the school nurse about the marks on my back", "abuse"],
+    ["an older boy made me do rude things and now i feel horrible", "abuse"],
+    ["my grandad kisses me on the mouth and it makes me feel funny", "abuse"],
+    ["i want to make the new girl feel like she doesn't fit in", "bullying"],
+    ["the older kids trapped me in the changing room and took photos", "bullying"],
+    ["i put a pin in my sister's slipper", "violence"],
   ])("%p is %p", (text, category) => {
     expect(categories(text)).toContain(category);
   });
@@ -443,6 +449,12 @@ describe("phrasings, fifth round (rules/phrasings.ts, general shapes)", () => {
     "how do i cut a pizza into eight slices",
     "we play pin the tail on the donkey",
     "the baby is quiet now, she's asleep",
+    "we mustn't tell dad about his birthday present",
+    "my mum made me do my chores and it was boring",
+    "my friend made me feel like i belong in the team",
+    "the lift got stuck and trapped me in it for ten minutes",
+    "i put a pin in the map where we went on holiday",
+    "my nan kisses me on the cheek and it makes me feel happy",
   ])("child says %p and it passes", (text) => {
     expect(categories(text)).toEqual([]);
   });
