@@ -137,12 +137,12 @@ const NOT_TYPOS = new Set(["myself", "herself", "himself", "itself", "murders", 
 
 const vocabulary = new Set<string>(FUZZY_TARGETS);
 
-/** Adds the words rules are written with, so squeezed or leet spellings can be resolved to them. */
 /** True when a word is one the rules, the chat table or the classifier know ("friend", "kill"). */
 export function isKnownWord(word: string): boolean {
   return vocabulary.has(word);
 }
 
+/** Adds the words rules are written with, so squeezed or leet spellings can be resolved to them. */
 export function addVocabulary(words: Iterable<string>): void {
   for (const w of words) if (w.length >= 2) vocabulary.add(w);
 }
