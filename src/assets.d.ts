@@ -19,3 +19,11 @@ declare module "*.js" {
   const path: string;
   export default path;
 }
+declare module "*.txt" {
+  const text: string;
+  export default text;
+}
+declare module "*.tsv" {
+  const text: string;
+  export default text;
+}
