@@ -2,7 +2,8 @@ import { describe, expect, it } from "bun:test";
 import { detect } from "../../src/engine/safety/checks.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectRulesOnly, prefilter } from "../../src/engine/safety/detect/detector.ts";
+import { detectRulesOnly, prefilter, ruleHits } from "../../src/engine/safety/detect/detector.ts";
+import { ADVISORY_RULES } from "../../src/engine/safety/detect/model/classifier.ts";
 import { anchorsOf } from "../../src/engine/safety/detect/prefilter.ts";
 import { views } from "../../src/engine/safety/detect/normalize.ts";
 
@@ -115,20 +116,34 @@ describe("wider detection", () => {
 });
 
 describe("learned classifier", () => {
-  it("speaks only when no rule fired, under its own rule id, and never for a text under three words", () => {
+  it("never speaks for a text under three words that no rule matched, and speaks under its own rule id", () => {
     for (const text of ["Fine.", "ok lol", "hi hoot"]) expect(detect(text, "output").filter((f) => f.rule.startsWith("model."))).toEqual([]);
     expect(detectRulesOnly("I want to kill myself", "input").some((f) => f.rule.startsWith("model."))).toBe(false);
-    expect(detect("I want to kill myself", "input").some((f) => f.rule.startsWith("model."))).toBe(false);
+    expect(detect("I want to kill myself tonight", "input")).toContainEqual({ category: "self_harm", rule: "model.self_harm", tier: "severe" });
   });
 
-  it("has thresholds between 0 and 1 for both directions and one weight per class", async () => {
-    const file = (await import("../../src/engine/safety/detect/model/weights.json")).default as { classes: string[]; thresholds: Record<string, number>; weights: Record<string, number[]> };
+  it("weighs an advisory rule instead of obeying it: a rule that matched benign training lines decides nothing alone", () => {
+    expect(ADVISORY_RULES.has("bullying.insult-about")).toBe(true);
+    expect(ruleHits("Tell me a short story about an owl", "input").map((f) => f.rule)).toContain("bullying.insult-about");
+    expect(detect("Tell me a short story about an owl", "input")).toEqual([]);
+  });
+
+  it("has per-category thresholds between 0 and 1 for both directions, escalation above them, and a weight row per name", async () => {
+    const file = (await import("../../src/engine/safety/detect/model/weights.json")).default as unknown as {
+      classes: string[];
+      thresholds: Record<string, Record<string, number>>;
+      sure: Record<string, Record<string, number>>;
+      names: string;
+      weights: string;
+    };
     for (const d of ["input", "output"]) {
-      expect(file.thresholds[d]).toBeGreaterThan(0);
-      expect(file.thresholds[d]).toBeLessThan(1);
+      for (const c of file.classes.slice(1)) {
+        expect(file.thresholds[d]?.[c]).toBeGreaterThan(0);
+        expect(file.thresholds[d]?.[c]).toBeLessThanOrEqual(1);
+        expect(file.sure[d]?.[c]).toBeGreaterThanOrEqual(file.thresholds[d]?.[c] as number);
+      }
     }
-    const [first] = Object.values(file.weights);
-    expect(first?.length).toBe(file.classes.length);
+    expect(Buffer.from(file.weights, "base64").length).toBe(file.names.split("\n").length * file.classes.length);
   });
 });
 
@@ -527,7 +542,12 @@ describe("short and disguised base64 (encoded.ts)", () => {
     expect(categories(text)).toContain(category);
   });
 
-  it.each(["my code is Xy7kPq2L", "iPhone12", "McDonald", "YouTuber", "PlayStation", "JavaScript is fun", "GoodMorning"])("%p passes", (text) => {
+  it.each(["iPhone12", "McDonald", "YouTuber", "PlayStation", "JavaScript is fun", "GoodMorning"])("%p passes", (text) => {
     expect(categories(text)).toEqual([]);
+  });
+
+  // A mixed-case code is not read as base64 (the classifier may still hear "my code is ..." as a shared secret).
+  it("does not decode a game code as hidden text", () => {
+    expect(detect("my code is Xy7kPq2L", "input").filter((f) => f.rule === "jailbreak.encoded-text")).toEqual([]);
   });
 });

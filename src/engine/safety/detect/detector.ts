@@ -11,7 +11,7 @@
  */
 import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding, type Rule, type Tier } from "./categories.ts";
 import { decodeHidden } from "./encoded.ts";
-import { classify } from "./model/classifier.ts";
+import { ADVISORY_RULES, classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
 import { RuleIndex } from "./prefilter.ts";
 import { DRUG_RULES } from "./rules/drugs.ts";
@@ -66,7 +66,7 @@ export function compileTerms(blocked: readonly string[], allowed: readonly strin
 
 const RANK: Record<Tier, number> = { mild: 0, clear: 1, severe: 2 };
 
-function runRules(direction: Direction, canon: string, clean: string, masked: string, out: Map<Category, Finding>): void {
+function runRules(direction: Direction, canon: string, clean: string, masked: string, fired: Finding[]): void {
   const rules = BY_DIRECTION[direction];
   const idx = index(direction);
   // Clean-view rules read another text than the one scanned, so they are never skipped (they have no anchors).
@@ -78,7 +78,7 @@ function runRules(direction: Direction, canon: string, clean: string, masked: st
     if (!rule.test.test(target)) continue;
     if (rule.unless && rule.unless.test(target)) continue;
     if (rule.also && !rule.also.test(target)) continue;
-    keep(out, { category: rule.category, rule: rule.id, tier: rule.tier });
+    fired.push({ category: rule.category, rule: rule.id, tier: rule.tier });
   }
 }
 
@@ -104,22 +104,42 @@ export function detectRulesOnly(text: string, direction: Direction, terms: TermM
   return run(text, direction, terms, 0, false);
 }
 
+/**
+ * Every rule that matched a text (advisory ones included), in rule order: what the classifier reads as features.
+ * @example ruleHits("how do I make a bomb", "input").map((f) => f.rule) // ["weapons.make-explosive", ...]
+ */
+export function ruleHits(text: string, direction: Direction, terms: TermMatchers = NO_TERMS): Finding[] {
+  const v = views(text);
+  const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
+  return hits(direction, v, masked, terms);
+}
+
+function hits(direction: Direction, v: { canon: string; clean: string }, masked: string, terms: TermMatchers): Finding[] {
+  const fired: Finding[] = [];
+  runRules(direction, v.canon, v.clean, masked, fired);
+  const maskedClean = terms.allowed ? masked : v.clean;
+  fired.push(...obscenityFindings(maskedClean));
+  if (v.canon !== maskedClean) fired.push(...obscenityFindings(masked));
+  return fired;
+}
+
 function run(text: string, direction: Direction, terms: TermMatchers, depth: number, useModel: boolean): Finding[] {
   const v = views(text);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
-  runRules(direction, v.canon, v.clean, masked, out);
-  const maskedClean = terms.allowed ? masked : v.clean;
-  for (const f of obscenityFindings(maskedClean)) keep(out, f);
-  if (v.canon !== maskedClean) for (const f of obscenityFindings(masked)) keep(out, f);
+  const fired = hits(direction, v, masked, terms);
+  // A rule decides alone only when it matched no benign line the model was trained on; the others are evidence
+  // the classifier weighs (ADVISORY_RULES, written by the trainer).
+  for (const f of fired) if (!useModel || !ADVISORY_RULES.has(f.rule)) keep(out, f);
   if (terms.blocked) {
     terms.blocked.lastIndex = 0;
     if (terms.blocked.test(v.canon)) keep(out, { category: "custom", rule: "custom.blocked-term", tier: "clear" });
   }
-  // The learned classifier speaks only when no rule did: it widens recall without changing what the rules decide.
-  if (useModel && out.size === 0) {
-    const guess = classify(masked, direction);
-    if (guess) keep(out, { category: guess.category, rule: `model.${guess.category}`, tier: "clear" });
+  // The classifier adds its finding beside the deciding rules': it widens recall, and where a deciding rule fired it
+  // can name the category the line is really about ("a blade until it bleeds" is self-harm, not violence).
+  if (useModel) {
+    const guess = classify(masked, direction, fired.map((f) => f.rule));
+    if (guess) keep(out, { category: guess.category, rule: `model.${guess.category}`, tier: guess.sure ? "severe" : "clear" });
   }
   if (depth === 0) {
     for (const hidden of decodeHidden(visible(text))) {

@@ -8,7 +8,9 @@
  * Rules it keeps:
  * - the returned `text` is always the redacted one: it is what the model sees and what is stored or logged;
  * - notices carry a category and an action, never text; an escalation carries an incident without text;
- * - self-harm and abuse always escalate with the fixed trusted-adult line, whatever the spec says;
+ * - self-harm and abuse always answer with the fixed trusted-adult line, whatever the spec says;
+ * - an escalation (an incident a parent may hear about) needs a sure finding (a severe rule, or the classifier
+ *   above its escalation threshold): an unsure one is answered as a redirect, with the same line, and no incident;
  * - on an input, "block" has no sentence to drop, so it answers like "redirect";
  * - on the heightened stance mild findings count and "allow" becomes "redirect".
  */
@@ -66,6 +68,16 @@ export interface CheckOptions {
   stance?: Stance;
 }
 
+/** The categories of the findings sure enough to escalate (severe rules, the classifier above its escalation threshold). */
+function sureOf(findings: readonly Finding[]): Set<Category> {
+  return new Set(findings.filter((f) => f.tier === "severe").map((f) => f.category));
+}
+
+/** An escalation without a sure finding is a redirect: a false incident is worse than a false redirect. */
+function unsure(action: PolicyAction, category: Category, sure: ReadonlySet<Category> | undefined): PolicyAction {
+  return action === "escalate" && sure && !sure.has(category) ? "redirect" : action;
+}
+
 const INPUT_RANK = { allow: 0, redact: 1, redirect: 2, escalate: 3 } as const;
 
 export class CompiledPolicy {
@@ -105,13 +117,17 @@ export class CompiledPolicy {
   checkInput(text: string, options: CheckOptions = {}): InputVerdict {
     const stance = options.stance ?? "normal";
     const redaction = redactPii(text);
-    const categories = this.counted(detect(text, "input", this.terms), stance);
+    const findings = detect(text, "input", this.terms);
+    const categories = this.counted(findings, stance);
     if (redaction.kinds.length > 0) categories.push("personal_info");
-    return this.decideInput(redaction.text, categories, redaction.kinds, stance, text);
+    return this.decideInput(redaction.text, categories, redaction.kinds, stance, text, sureOf(findings));
   }
 
-  /** Turns categories (from the rules or a moderation model) into an input verdict. */
-  decideInput(text: string, categories: readonly Category[], redacted: PiiKind[] = [], stance: Stance = "normal", key = text): InputVerdict {
+  /**
+   * Turns categories (from the rules or a moderation model) into an input verdict. `sure` names the categories
+   * found with enough confidence to escalate; without it (a moderation model's answer) every category is.
+   */
+  decideInput(text: string, categories: readonly Category[], redacted: PiiKind[] = [], stance: Stance = "normal", key = text, sure?: ReadonlySet<Category>): InputVerdict {
     const notices: Notice[] = [];
     const intercepted: Category[] = [];
     let action: InputVerdict["action"] = "allow";
@@ -119,7 +135,7 @@ export class CompiledPolicy {
     let incident: Incident | null = null;
     for (const category of CATEGORIES) {
       if (!categories.includes(category)) continue;
-      const raw = this.action(category, "input", stance);
+      const raw = unsure(this.action(category, "input", stance), category, sure);
       if (raw === "allow") continue;
       const applied: InputVerdict["action"] = raw === "block" ? "redirect" : raw === "redact" ? (category === "personal_info" ? "redact" : "redirect") : raw;
       if (category === "personal_info" && applied === "redact" && redacted.length === 0) continue;
@@ -140,13 +156,14 @@ export class CompiledPolicy {
   checkOutput(sentence: string, options: CheckOptions = {}): OutputVerdict {
     const stance = options.stance ?? "normal";
     const redaction = redactPii(sentence, true);
-    const categories = this.counted(detect(sentence, "output", this.terms), stance);
+    const findings = detect(sentence, "output", this.terms);
+    const categories = this.counted(findings, stance);
     if (redaction.kinds.length > 0) categories.push("personal_info");
-    return this.decideOutput(sentence, redaction.text, categories, stance);
+    return this.decideOutput(sentence, redaction.text, categories, stance, sureOf(findings));
   }
 
   /** Turns categories into an output verdict; `redactedText` is the sentence with contact details replaced. */
-  decideOutput(sentence: string, redactedText: string, categories: readonly Category[], stance: Stance = "normal"): OutputVerdict {
+  decideOutput(sentence: string, redactedText: string, categories: readonly Category[], stance: Stance = "normal", sure?: ReadonlySet<Category>): OutputVerdict {
     const notices: Notice[] = [];
     const intercepted: Category[] = [];
     let verdict: OutputVerdict["action"] = "pass";
@@ -155,7 +172,7 @@ export class CompiledPolicy {
     const rank = { pass: 0, redact: 1, drop: 2, replace: 3 } as const;
     for (const category of CATEGORIES) {
       if (!categories.includes(category)) continue;
-      const raw = this.action(category, "output", stance);
+      const raw = unsure(this.action(category, "output", stance), category, sure);
       if (raw === "allow") continue;
       const applied: OutputVerdict["action"] = raw === "redact" ? (category === "personal_info" ? "redact" : "drop") : raw === "block" ? "drop" : "replace";
       intercepted.push(category);

@@ -1,30 +1,57 @@
 /**
  * The features the learned classifier reads, shared by the trainer (scripts/train-safety-model.ts) and the
- * detector so both see exactly the same thing: the canonical view of the text (normalize.ts: look-alikes folded,
- * leetspeak decoded, chat spellings expanded), cut into word unigrams and bigrams and character 4-grams of each
- * word (3-5-grams scored the same in cross-validation and made a file twice as large). Character grams let the model read words it never saw whole ("unalivin", "grandmas"); the direction is a
- * feature so one model serves a child's inputs and the model's sentences.
+ * detector so both see exactly the same thing. Input: the canonical view of the text (normalize.ts: look-alikes
+ * folded, leetspeak decoded, chat spellings expanded) and the ids of the rules that matched it.
+ *
+ *   d <direction>        one model serves a child's inputs and the model's sentences
+ *   w, b, t              word unigrams, bigrams and trigrams
+ *   c <gram>             character 4-grams of each word, with its edges (<unalive> -> "<una", "nali", ...): words
+ *                        never seen whole ("unalivin", "grandmas") and misspellings still score
+ *   k <CONCEPT>, kk <A B> concept classes of the words (concepts.ts) and every pair of them: "an adult, touching and
+ *                        secrecy" whichever words a child picked
+ *   n <word>             a word after a negation ("never", "not", "dont"...), so "i don't want to die" and "i want
+ *                        to die" differ
+ *   s <CONCEPT>          a concept in a message about oneself (i, me, my): "I hurt" differs from "he hurt"
+ *   r <rule>, rc <cat>   a rule that matched and its category: rules are evidence the model weighs, not verdicts
  */
 import type { Direction } from "../categories.ts";
 import { concepts } from "./concepts.ts";
 
-/** Distinct feature strings of one canonical text (" i want to die " -> ["d input", "w i", "b i want", "c <wan", ...]). */
-export function features(canon: string, direction: Direction): string[] {
+const NEGATIONS = new Set(["not", "never", "dont", "don't", "no", "cant", "can't", "wont", "won't", "didnt", "didn't", "isnt", "isn't", "nobody", "nothing", "stop"]);
+const SELF = new Set(["i", "im", "me", "my", "myself", "mine"]);
+
+/**
+ * Distinct feature strings of one canonical text.
+ * @example features(" i want to die ", "input", []) // ["d input", "w i", "b i want", "c <i>", "t i want to", ...]
+ */
+export function features(canon: string, direction: Direction, rules: readonly string[] = []): string[] {
   const words = canon.trim().split(" ").filter((w) => w !== "");
   const out = new Set<string>([`d ${direction}`]);
+  let self = false;
+  let negated = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     out.add(`w ${w}`);
     if (i + 1 < words.length) out.add(`b ${w} ${words[i + 1]}`);
     const padded = `<${w}>`;
     for (let j = 0; j + 4 <= padded.length; j++) out.add(`c ${padded.slice(j, j + 4)}`);
-  }
-  {
-    const cs = concepts(words);
-    for (let i = 0; i < cs.length; i++) {
-      out.add(`k ${cs[i]}`);
-      for (let j = i + 1; j < cs.length; j++) out.add(`kk ${[cs[i], cs[j]].sort().join(" ")}`);
+    if (i + 2 < words.length) out.add(`t ${w} ${words[i + 1]} ${words[i + 2]}`);
+    if (negated > 0) {
+      out.add(`n ${w}`);
+      negated--;
     }
+    if (NEGATIONS.has(w)) negated = 3;
+    if (SELF.has(w)) self = true;
+  }
+  const cs = concepts(words);
+  for (let i = 0; i < cs.length; i++) {
+    out.add(`k ${cs[i]}`);
+    if (self) out.add(`s ${cs[i]}`);
+    for (let j = i + 1; j < cs.length; j++) out.add(`kk ${[cs[i], cs[j]].sort().join(" ")}`);
+  }
+  for (const r of rules) {
+    out.add(`r ${r}`);
+    out.add(`rc ${r.slice(0, r.indexOf("."))}`);
   }
   return [...out];
 }
