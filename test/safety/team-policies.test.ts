@@ -128,9 +128,9 @@ describe("team safety policy routes", () => {
     expect(b.body.policies.map((p: Msg) => p.name)).toEqual(["default", "children_strict", "children_standard"]);
   });
 
-  it("accepts the README's example policy as it is printed, and the configuration it shows", async () => {
-    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Team policies"));
+  it("accepts the safety page's example policy as it is printed, and the configuration it shows", async () => {
+    const page = readFileSync(join(import.meta.dir, "../../docs/safety.md"), "utf8");
+    const section = page.slice(page.indexOf("## Team policies"));
     const body = /-d '(\{[\s\S]*?\})'\n/.exec(section)![1]!;
     const other = await createTeamFixture(server);
     const res = await call(other, "POST", "/api/safety-policies", JSON.parse(body));
