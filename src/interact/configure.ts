@@ -21,6 +21,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { checkConfig, ConfigSchema, type RequestOf, type SessionConfig } from "./model.ts";
 import { isReference, parseReference, resolveConfiguration, type StoredKind, type StoredFind } from "./references.ts";
 import { checkUtility, firstProblem, MAX_UTILITIES, toUtility, type UtilityBody } from "./utility-schema.ts";
+import { configurationProblem, type ConfigurationLimits } from "./config-bounds.ts";
 
 /** The stored configurations of the player's team (src/configs implements it over the database). */
 export interface StoredConfigs {
@@ -36,6 +37,8 @@ export interface ConfigureContext {
   voices: readonly string[];
   /** The current configuration (merge_configuration merges into it). */
   current: SessionConfig | null;
+  /** Bounds on the resulting configuration (size, context keys and depth). */
+  limits: ConfigurationLimits;
 }
 
 const POSITIONS = ["on_input", "on_input_non_blocking", "on_output"] as const;
@@ -214,8 +217,16 @@ function lookupFor(ctx: ConfigureContext) {
   return stored ? (kind: StoredKind, name: string, version: number | null) => stored.find(ctx.playerId, kind, name, version) : null;
 }
 
-/** Checks a resolved configuration: utilities first (their sentences are clearer than the schema's), then the schema, then what the server offers. */
+/**
+ * Checks a resolved configuration: its size first (a merge must not grow a session without end, and a huge
+ * value should cost no more than the bound), then utilities (their sentences are clearer than the schema's),
+ * then the schema, then what the server offers.
+ */
 function finish(value: unknown, ctx: ConfigureContext): Configured {
+  if (isPlainObject(value)) {
+    const tooLarge = configurationProblem(value, ctx.limits);
+    if (tooLarge) return { ok: false, error: tooLarge, code: "configuration_too_large" };
+  }
   const utilities = isPlainObject(value) ? value.utilities : undefined;
   if (isPlainObject(utilities)) {
     const entries = Object.entries(utilities);

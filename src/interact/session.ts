@@ -35,6 +35,7 @@ import { runTurn, type RunningTurn } from "./turn.ts";
 import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 import { NO_RECOGNISER, SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
 import { VoiceInputError } from "../engine/voice-in/errors.ts";
+import type { ConfigurationLimits } from "./config-bounds.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -63,6 +64,8 @@ export interface SessionLimits {
   closeAtTokenExpiry: boolean;
   /** The longest a socket stays open after its first authentication. */
   maxSessionMs: number;
+  /** Bounds on the configuration the session holds. */
+  configuration: ConfigurationLimits;
 }
 
 export interface SessionPorts {
@@ -366,7 +369,7 @@ export class InteractSession {
   }
 
   private configureContext() {
-    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config };
+    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config, limits: this.ports.limits.configuration };
   }
 
   private async onConfigure(kind: "set_configuration" | "merge_configuration", outcome: Configured, stamp: RequestStamp): Promise<void> {
