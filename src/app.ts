@@ -8,6 +8,7 @@ import type { Deps } from "./deps.ts";
 import { httpPlugin, type Lifecycle } from "./http/plugin.ts";
 import { createBodyGuard } from "./http/body-guard.ts";
 import { loginRoutes } from "./auth/login/index.ts";
+import { credentialGate } from "./auth/index.ts";
 import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
@@ -30,6 +31,7 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const lifecycle = options.lifecycle ?? { draining: false };
   const bodies = createBodyGuard();
+  const gate = credentialGate(deps);
   let app = new Elysia({
     normalize: false,
     // Elysia's default assumes a Host of 4+ characters and misroutes `Host: api` (a compose or Kubernetes
@@ -48,7 +50,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       sendPings: true,
     },
   })
-    .use(httpPlugin(deps, lifecycle, bodies))
+    .use(httpPlugin(deps, lifecycle, bodies, gate))
     .use(
       openapi({
         provider: null,
@@ -58,7 +60,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         documentation: {
           info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. Errors are `{error, code}`; the interact websocket is described by the AsyncAPI document below and in the README." },
           externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer" },
+              developerKey: { type: "http", scheme: "bearer", description: "The developer API key itself as the Bearer value (only where a route lists it)." },
+            },
+          },
           security: [{ bearer: [] }],
         },
       }),
@@ -77,6 +84,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
+  gate.learn(app.routes);
   return app;
 }
 
