@@ -152,6 +152,16 @@ export class Conflict extends AppError {
   }
 }
 
+/**
+ * 409: the team (or developer) is at one of its caps (docs/limits.md); the sentence names the cap and its setting.
+ * @example new LimitReached("service accounts", 100, "HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "delete one first")
+ */
+export class LimitReached extends AppError {
+  constructor(what: string, limit: number, setting: string, remedy: string) {
+    super(409, "limit_reached", `The team already has the most ${what} allowed (${limit}, the operator's ${setting}); ${remedy}.`);
+  }
+}
+
 export class PayloadTooLarge extends AppError {
   constructor(limit: number) {
     super(413, "payload_too_large", `The request body is larger than the limit of ${limit} bytes.`);
