@@ -164,6 +164,18 @@ export interface Config {
   maxStoredConfigBytesPerTeam: number;
   /** Incidents written per player per minute; past it they are counted, not written one by one. */
   incidentsPerPlayerPerMinute: number;
+  /** Names of stored configurations (and, apart, of stored utilities) one team may keep. */
+  maxStoredNamesPerKind: number;
+  /** Versions one stored name may have. */
+  maxStoredVersionsPerName: number;
+  /** Bytes of one stored configuration or utility, as JSON. */
+  maxStoredBodyBytes: number;
+  /** Safety policies of its own one team may keep. */
+  maxSafetyPoliciesPerTeam: number;
+  /** `run` (and apart `transcribe`) requests one socket may have working at once. */
+  wsMaxRunsAtOnce: number;
+  /** `add_audio` chunks one socket may have waiting to be decoded outside the message count. */
+  wsMaxQueuedAudioChunks: number;
 }
 
 export class ConfigError extends Error {
@@ -346,6 +358,12 @@ function readLimitSettings(read: Reader, messageBytes: number) {
     maxConsoleSessionsPerDeveloper: read.int("HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER", 10, 1, 10_000),
     maxStoredConfigBytesPerTeam: read.int("HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
     incidentsPerPlayerPerMinute: read.int("HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE", 30, 1, 1_000_000),
+    maxStoredNamesPerKind: read.int("HOOT_MAX_STORED_NAMES_PER_KIND", 1000, 1, 1_000_000),
+    maxStoredVersionsPerName: read.int("HOOT_MAX_STORED_VERSIONS_PER_NAME", 1000, 1, 1_000_000),
+    maxStoredBodyBytes: read.int("HOOT_MAX_STORED_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+    maxSafetyPoliciesPerTeam: read.int("HOOT_MAX_SAFETY_POLICIES_PER_TEAM", 100, 1, 100_000),
+    wsMaxRunsAtOnce: read.int("HOOT_WS_MAX_RUNS_AT_ONCE", 4, 1, 1000),
+    wsMaxQueuedAudioChunks: read.int("HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS", 64, 1, 100_000),
   };
 }
 

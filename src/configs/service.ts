@@ -15,12 +15,9 @@ import type { StoredKind } from "./repo.ts";
 import type { StoredSummaryBody } from "./model.ts";
 
 type StoredDeps = Pick<Deps, "store">;
-type WriteDeps = StoredDeps & { config: Pick<Deps["config"], "maxStoredConfigBytesPerTeam"> };
+type WriteDeps = StoredDeps & { config: Pick<Deps["config"], "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> };
 
 /** Limits that keep one team from filling the database. */
-export const MAX_NAMES_PER_KIND = 1000;
-export const MAX_VERSIONS_PER_NAME = 1000;
-export const MAX_BODY_BYTES = 64 * 1024;
 
 /** A stored version as the routes show it (`body` is the configuration or the utility). */
 export interface StoredVersion {
@@ -37,12 +34,12 @@ const WHAT: Record<StoredKind, string> = { config: "stored configuration", utili
 /** Stores version 1 of a new name; 409 `name_taken` when the team already has it. */
 export async function createStored(deps: WriteDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
   checkName(name);
-  const text = checkBody(kind, body);
+  const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const taken = () => new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
   try {
     return await deps.store.transaction(async (tx) => {
       if ((await tx.storedConfigs.latestVersion(teamId, kind, name)) !== null) throw taken();
-      if ((await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
+      await checkNameCount(deps, tx, teamId, kind);
       await checkTeamBytes(deps, tx, teamId, text);
       return show(await tx.storedConfigs.insert({ teamId, kind, name, version: 1, description: description ?? null, body: text }), 1);
     });
@@ -63,13 +60,14 @@ export async function putStored(
   description: string | null | undefined,
 ): Promise<{ created: boolean; stored: StoredVersion }> {
   const name = plainName(ref);
-  const text = checkBody(kind, body);
+  const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const attempt = () =>
     deps.store.transaction(async (tx) => {
       const latest = await tx.storedConfigs.latestVersion(teamId, kind, name);
-      if (latest === null && (await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
-      if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= MAX_VERSIONS_PER_NAME) {
-        throw new Conflict(`"${name}" already has ${MAX_VERSIONS_PER_NAME} versions; store the next one under a new name.`);
+      if (latest === null) await checkNameCount(deps, tx, teamId, kind);
+      const versions = deps.config.maxStoredVersionsPerName;
+      if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= versions) {
+        throw new Conflict(`"${name}" already has ${versions} versions (the operator's HOOT_MAX_STORED_VERSIONS_PER_NAME); store the next one under a new name.`, "limit_reached");
       }
       await checkTeamBytes(deps, tx, teamId, text);
       const version = (latest ?? 0) + 1;
@@ -142,11 +140,17 @@ async function checkTeamBytes(deps: WriteDeps, tx: Pick<Deps["store"], "storedCo
   }
 }
 
-function checkBody(kind: StoredKind, body: Record<string, unknown>): string {
+/** 409 limit_reached when the team already keeps HOOT_MAX_STORED_NAMES_PER_KIND names of this kind. */
+async function checkNameCount(deps: WriteDeps, tx: Pick<Deps["store"], "storedConfigs">, teamId: number, kind: StoredKind): Promise<void> {
+  const cap = deps.config.maxStoredNamesPerKind;
+  if ((await tx.storedConfigs.countNames(teamId, kind)) >= cap) throw new LimitReached(`${WHAT[kind]}s`, cap, "HOOT_MAX_STORED_NAMES_PER_KIND", "delete some first");
+}
+
+function checkBody(kind: StoredKind, body: Record<string, unknown>, maxBytes: number): string {
   const problem = kind === "config" ? checkStoredConfiguration(body) : checkUtility(body, "utility");
   if (problem) throw new InvalidRequest(`${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
   const text = JSON.stringify(body);
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new InvalidRequest(`The ${kind === "config" ? "configuration" : "utility"} is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (Buffer.byteLength(text) > maxBytes) throw new InvalidRequest(`The ${kind === "config" ? "configuration" : "utility"} is larger than ${maxBytes} bytes (the operator's HOOT_MAX_STORED_BODY_BYTES).`);
   return text;
 }
 

@@ -146,7 +146,7 @@ export async function runUtilities(config: SessionConfig, request: Pick<RequestO
   return { ok: true, result };
 }
 
-/** `run` requests one socket may have working at once (each may call the model once per utility). */
+/** `run` (and `transcribe`) requests one socket may have working at once by default (HOOT_WS_MAX_RUNS_AT_ONCE). */
 export const MAX_RUNS_AT_ONCE = 4;
 
 /** Tracks the `run` requests working in the background: a cap on how many at once, and a stop when the socket closes. */
@@ -155,9 +155,12 @@ export class BackgroundRuns {
   // thousand empty Sets.
   private running: Set<AbortController> | null = null;
 
+  /** `limit`: requests that may work at once (each `run` may call the model once per utility). */
+  constructor(readonly limit: number = MAX_RUNS_AT_ONCE) {}
+
   /** True when another run may start now. */
   get available(): boolean {
-    return (this.running?.size ?? 0) < MAX_RUNS_AT_ONCE;
+    return (this.running?.size ?? 0) < this.limit;
   }
 
   /** Starts `work` with its own signal; a throw inside is passed to `onError`, never lost. */

@@ -18,6 +18,10 @@ const file = serverForFile({
   HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER: "2",
   HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM: "2048",
   HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE: "2",
+  HOOT_MAX_STORED_NAMES_PER_KIND: "3",
+  HOOT_MAX_STORED_VERSIONS_PER_NAME: "2",
+  HOOT_MAX_STORED_BODY_BYTES: "1024",
+  HOOT_MAX_SAFETY_POLICIES_PER_TEAM: "1",
 });
 
 const DISCLOSURE = "I want to kill myself tonight";
@@ -92,6 +96,32 @@ describe("caps answered at their edge", () => {
     expect((await api(file.server.url, "POST", "/api/configs", { token: other.developerToken, body: { name: "Fox", config: config("c") } })).status).toBe(201);
     expect((await api(file.server.url, "DELETE", "/api/configs/Owl", { token })).status).toBe(204);
     expect((await api(file.server.url, "POST", "/api/configs", { token, body: { name: "Fox", config: config("c") } })).status).toBe(201);
+  });
+
+  it("caps stored names per kind, versions per name and body size by their settings", async () => {
+    const team = await createTeamFixture(file.server);
+    const token = team.developerToken;
+    const store = (name: string) => api(file.server.url, "POST", "/api/configs", { token, body: { name, config: { prompt: "x" } } });
+    for (const name of ["a", "b", "c"]) expect((await store(name)).status).toBe(201);
+    const fourth = await store("d");
+    expect({ status: fourth.status, code: fourth.body.code }).toEqual({ status: 409, code: "limit_reached" });
+    expect(fourth.body.error).toContain("HOOT_MAX_STORED_NAMES_PER_KIND");
+    expect((await api(file.server.url, "PUT", "/api/configs/a", { token, body: { config: { prompt: "y" } } })).status).toBe(200);
+    const third = await api(file.server.url, "PUT", "/api/configs/a", { token, body: { config: { prompt: "z" } } });
+    expect({ status: third.status, code: third.body.code }).toEqual({ status: 409, code: "limit_reached" });
+    expect(third.body.error).toContain("HOOT_MAX_STORED_VERSIONS_PER_NAME");
+    const big = await api(file.server.url, "PUT", "/api/configs/b", { token, body: { config: { prompt: "x".repeat(1100) } } });
+    expect({ status: big.status, code: big.body.code }).toEqual({ status: 400, code: "invalid_request" });
+    expect(big.body.error).toContain("HOOT_MAX_STORED_BODY_BYTES");
+  });
+
+  it("refuses a team's safety policy past HOOT_MAX_SAFETY_POLICIES_PER_TEAM with 409 limit_reached", async () => {
+    const team = await createTeamFixture(file.server);
+    const policy = (name: string) => ({ name, base: "children_standard", blocked_terms: ["aimbot"] });
+    expect((await api(file.server.url, "POST", "/api/safety-policies", { token: team.developerToken, body: policy("space_game") })).status).toBe(201);
+    const second = await api(file.server.url, "POST", "/api/safety-policies", { token: team.developerToken, body: policy("farm_game") });
+    expect(second.status).toBe(409);
+    expect(second.body).toEqual({ code: "limit_reached", error: expect.stringContaining("HOOT_MAX_SAFETY_POLICIES_PER_TEAM") });
   });
 
   it("writes at most HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE incidents a minute per player and counts the rest on the latest; retention purges them", async () => {

@@ -72,6 +72,8 @@ export const LIMITS: SessionLimits = {
   closeAtTokenExpiry: false,
   maxSessionMs: 12 * 3600 * 1000,
   configuration: { maxBytes: 64 * 1024, maxContextKeys: 1000, maxContextDepth: 8 },
+  runsAtOnce: 4,
+  queuedAudioChunks: 64,
 };
 
 export interface Harness {
