@@ -19,7 +19,7 @@ import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
 import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
 import { configsRoutes } from "./configs/index.ts";
-import { consoleRoutes } from "./console/index.ts";
+import { consoleCredentialGate, consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -31,7 +31,13 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const lifecycle = options.lifecycle ?? { draining: false };
   const bodies = createBodyGuard();
-  const gate = credentialGate(deps);
+  // Who is calling, checked before a body or query is validated: bearer routes, then console routes.
+  const gates = [credentialGate(deps), consoleCredentialGate(deps)];
+  const gate = {
+    async check(request: Request, route: string, server: Parameters<(typeof gates)[0]["check"]>[2]) {
+      for (const one of gates) await one.check(request, route, server);
+    },
+  };
   let app = new Elysia({
     normalize: false,
     // Elysia's default assumes a Host of 4+ characters and misroutes `Host: api` (a compose or Kubernetes
@@ -84,7 +90,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
-  gate.learn(app.routes);
+  for (const one of gates) one.learn(app.routes);
   return app;
 }
 

@@ -51,8 +51,9 @@ export function credentialGate(deps: AuthDeps) {
     learn(list: readonly RouteLike[]): void {
       for (const route of list) {
         const security = (route.hooks?.detail as { security?: unknown } | undefined)?.security;
-        if (!Array.isArray(security) || security.length === 0) continue;
-        routes.set(`${route.method} ${route.path}`, security.some((entry) => typeof entry === "object" && entry !== null && "developerKey" in entry));
+        if (!Array.isArray(security)) continue;
+        const schemes = new Set(security.flatMap((entry) => (typeof entry === "object" && entry !== null ? Object.keys(entry) : [])));
+        if (schemes.has("bearer")) routes.set(`${route.method} ${route.path}`, schemes.has("developerKey"));
       }
     },
     async check(request: Request, route: string, server: AddressSource | null): Promise<void> {

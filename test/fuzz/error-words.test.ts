@@ -44,6 +44,7 @@ const target = fc.oneof(
   fc.record({ method: fc.constant("POST"), path: fc.constant("/api/service-accounts"), body: fc.record({ name: fc.oneof(name, value), player_create: value, permissions: value }, { requiredKeys: [] }) }),
   fc.record({ method: fc.constant("POST"), path: fc.constant("/api/users"), body: fc.record({ name: fc.oneof(name, value), email: value, user_type: value }, { requiredKeys: [] }) }),
   fc.record({ method: fc.constantFrom("GET", "PUT", "DELETE"), path: name.map((n) => `/api/safety-policies/${encodeURIComponent(n)}`), body: fc.option(fc.dictionary(hostileString, value, { maxKeys: 3 }), { nil: undefined }) }),
+  fc.record({ method: fc.constantFrom("POST", "PUT"), path: fc.constantFrom("/console/api/invitations", "/console/api/service-accounts", "/console/api/players", "/console/api/session/team", "/console/api/safety/policies"), body: fc.dictionary(fc.constantFrom("email", "name", "team_pk", "external_id", "x"), value, { maxKeys: 3 }) }),
   fc.record({ method: fc.constant("POST"), path: fc.constant("/api/auth/login"), body: fc.record({ api_key: value, team_name: value, federated_id: value }, { requiredKeys: [] }) }),
 );
 
@@ -79,6 +80,17 @@ describe("4xx answers in words", () => {
         const res = await api(server.url, method, path, { ...(token ? { token } : {}), ...(body ? { body } : {}) });
         expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 401, body: unauthorized });
       }
+    }
+    // The console's API, whose credential is the session cookie, answers the same way.
+    for (const [method, path, body] of [
+      ["POST", "/console/api/invitations", { email: 5, unknown: 1 }],
+      ["POST", "/console/api/service-accounts", { nope: [] }],
+      ["GET", "/console/api/players?limit=abc", undefined],
+      ["DELETE", "/console/api/players/abc", undefined],
+      ["PUT", "/console/api/session/team", { team_pk: "x" }],
+    ] as const) {
+      const res = await api(server.url, method, path, { headers: { origin: server.url, cookie: "hoot_console=not-a-session" }, ...(body ? { body } : {}) });
+      expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 401, code: "unauthorized" });
     }
   });
 
