@@ -76,9 +76,60 @@ export function ruleInWords(error: ErrorLike): string {
       return "is required";
     case ValueErrorType.ObjectAdditionalProperties:
       return "is not a known field";
-    case ValueErrorType.Union:
-      return "has none of the allowed types";
+    case ValueErrorType.Union: {
+      const kinds = unionWords(schema);
+      return kinds ? `must be ${kinds}` : "has none of the allowed types";
+    }
     default:
       return "is not valid";
   }
+}
+
+/** "a whole number or null": the kinds a union allows, or null when one of them has no plain word. */
+function unionWords(schema: Record<string, unknown>): string | null {
+  const variants = schema.anyOf;
+  if (!Array.isArray(variants) || variants.length === 0) return null;
+  const words: string[] = [];
+  for (const variant of variants) {
+    const word = kindWord(typeof variant === "object" && variant !== null ? (variant as Record<string, unknown>) : {});
+    if (word === null) return null;
+    if (!words.includes(word)) words.push(word);
+  }
+  // A query's number may come as text or as a number: one rule either way, with its range when one variant has it.
+  const kept = words.filter((word) => !words.some((other) => other !== word && other.startsWith(`${word} `)));
+  if (kept.some((word) => word.startsWith("a whole number"))) return kept.filter((word) => !word.startsWith("a number")).join(" or ");
+  return kept.join(" or ");
+}
+
+function kindWord(schema: Record<string, unknown>): string | null {
+  if ("const" in schema) return JSON.stringify(schema.const);
+  switch (schema.type) {
+    case "string":
+      if (schema.format === "integer") return "a whole number";
+      if (schema.format === "numeric") return "a number";
+      if (schema.format === "boolean") return "true or false";
+      return typeof schema.format === "string" ? null : "text";
+    case "integer":
+      return `a whole number${range(schema)}`;
+    case "number":
+      return `a number${range(schema)}`;
+    case "boolean":
+      return "true or false";
+    case "null":
+      return "null";
+    case "object":
+      return "an object";
+    case "array":
+      return "a list";
+    default:
+      return null;
+  }
+}
+
+function range(schema: Record<string, unknown>): string {
+  const { minimum, maximum } = schema;
+  if (typeof minimum === "number" && typeof maximum === "number") return ` from ${minimum} to ${maximum}`;
+  if (typeof minimum === "number") return ` of at least ${minimum}`;
+  if (typeof maximum === "number") return ` of at most ${maximum}`;
+  return "";
 }

@@ -132,7 +132,8 @@ function mapError(code: string | number, error: unknown): unknown {
   if (database) return database;
   if (error instanceof ValidationError) {
     if (error.type === "params") return new InvalidRequest("The id in the path must be a positive whole number.", "invalid_path");
-    const where = error.type === "query" ? "query" : "body";
+    // "property": Elysia's coercion of one query value (a number, a boolean), which names no field.
+    const where = error.type === "query" || error.type === "property" ? "query" : "body";
     return new InvalidRequest(describeValidation(where, firstErrors(error)));
   }
   if (code === "PARSE") {

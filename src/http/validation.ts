@@ -24,7 +24,10 @@ export function describeValidation(where: string, errors: readonly ValueErrorLik
     const name = extra?.path ? fieldName(extra.path) : null;
     return name ? `Unknown field "${name}" in the request ${where}.` : `The request ${where} has unknown fields.`;
   }
-  if (!first.path) return `The request ${where} must be a JSON object with the documented fields.`;
+  if (!first.path) {
+    if (first.type === undefined || first.type === ValueErrorType.Object) return `The request ${where} must be a JSON object with the documented fields.`;
+    return `A value in the request ${where} ${ruleInWords(first)}.`;
+  }
   const field = fieldName(first.path);
   if (!field) return `A field in the request ${where} is not valid.`;
   return `Field "${field}" in the request ${where} ${ruleInWords(first)}.`;

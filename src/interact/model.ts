@@ -301,7 +301,6 @@ function check(compiled: TypeCheck<TSchema>, value: unknown, root: string): { ok
   // TypeBox reports an additional property at the extra key's own path.
   if (first.type === ValueErrorType.ObjectAdditionalProperties) return { ok: false, error: `unknown field "${path}"` };
   if (first.type === ValueErrorType.ObjectRequiredProperty) return { ok: false, error: `field "${path}" is required` };
-  if (first.type === ValueErrorType.Union) return { ok: false, error: `field "${path || "message"}" has none of the allowed types` };
   return { ok: false, error: `field "${path || "message"}" ${ruleInWords(first)}` };
 }
 
