@@ -8,6 +8,7 @@ import type { Deps } from "./deps.ts";
 import { httpPlugin, type Lifecycle } from "./http/plugin.ts";
 import { createBodyGuard } from "./http/body-guard.ts";
 import { loginRoutes } from "./auth/login/index.ts";
+import { credentialGate } from "./auth/index.ts";
 import { usersRoutes } from "./users/index.ts";
 import { playersRoutes } from "./players/index.ts";
 import { serviceAccountsRoutes } from "./service-accounts/index.ts";
@@ -18,7 +19,7 @@ import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
 import { incidentsRoutes } from "./incidents/index.ts";
 import { systemRoutes } from "./system/index.ts";
 import { configsRoutes } from "./configs/index.ts";
-import { consoleRoutes } from "./console/index.ts";
+import { consoleCredentialGate, consoleRoutes } from "./console/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -30,6 +31,13 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const lifecycle = options.lifecycle ?? { draining: false };
   const bodies = createBodyGuard();
+  // Who is calling, checked before a body or query is validated: bearer routes, then console routes.
+  const gates = [credentialGate(deps), consoleCredentialGate(deps)];
+  const gate = {
+    async check(request: Request, route: string, server: Parameters<(typeof gates)[0]["check"]>[2]) {
+      for (const one of gates) await one.check(request, route, server);
+    },
+  };
   let app = new Elysia({
     normalize: false,
     // Elysia's default assumes a Host of 4+ characters and misroutes `Host: api` (a compose or Kubernetes
@@ -48,7 +56,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       sendPings: true,
     },
   })
-    .use(httpPlugin(deps, lifecycle, bodies))
+    .use(httpPlugin(deps, lifecycle, bodies, gate))
     .use(
       openapi({
         provider: null,
@@ -58,7 +66,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         documentation: {
           info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. Errors are `{error, code}`; the interact websocket is described by the AsyncAPI document below and in the README." },
           externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer" },
+              developerKey: { type: "http", scheme: "bearer", description: "The developer API key itself as the Bearer value (only where a route lists it)." },
+            },
+          },
           security: [{ bearer: [] }],
         },
       }),
@@ -77,6 +90,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;
   bodies.learn(app.routes);
+  for (const one of gates) one.learn(app.routes);
   return app;
 }
 

@@ -146,6 +146,36 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections each node keeps to PostgreSQL at most. */
   databasePoolSize: number;
+
+  // limits (issue 24; docs/limits.md lists every bound with its setting and default)
+  /** Bytes (as JSON) of the configuration one session holds; default: HOOT_WS_MAX_MESSAGE_BYTES. */
+  configMaxBytes: number;
+  /** Keys of a session configuration's `context`, counted at every depth. */
+  configMaxContextKeys: number;
+  /** Levels of lists and objects inside a `context` value. */
+  configMaxContextDepth: number;
+  /** Service accounts one team may have (then 409 limit_reached). */
+  maxServiceAccountsPerTeam: number;
+  /** Invitations one team may have waiting (then 409 limit_reached). */
+  maxPendingInvitationsPerTeam: number;
+  /** Console sessions one developer may have; a new sign-in signs the oldest out. */
+  maxConsoleSessionsPerDeveloper: number;
+  /** Bytes of stored configurations (every version, as JSON) one team may keep (then 409 limit_reached). */
+  maxStoredConfigBytesPerTeam: number;
+  /** Incidents written per player per minute; past it they are counted, not written one by one. */
+  incidentsPerPlayerPerMinute: number;
+  /** Names of stored configurations (and, apart, of stored utilities) one team may keep. */
+  maxStoredNamesPerKind: number;
+  /** Versions one stored name may have. */
+  maxStoredVersionsPerName: number;
+  /** Bytes of one stored configuration or utility, as JSON. */
+  maxStoredBodyBytes: number;
+  /** Safety policies of its own one team may keep. */
+  maxSafetyPoliciesPerTeam: number;
+  /** `run` (and apart `transcribe`) requests one socket may have working at once. */
+  wsMaxRunsAtOnce: number;
+  /** `add_audio` chunks one socket may have waiting to be decoded outside the message count. */
+  wsMaxQueuedAudioChunks: number;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`HOOT_SECRET_KEY is required when HOOT_ENV is "${envLabel}"`);
   }
 
+  const wsMaxMessageBytes = read.int("HOOT_WS_MAX_MESSAGE_BYTES", 64 * 1024, 256, 16 * 1024 * 1024);
   const config: Config = {
     host: read.string("HOOT_HOST", "127.0.0.1"),
     port: read.int("HOOT_PORT", 8080, 0, 65535),
@@ -193,7 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: read.bool("HOOT_TRUST_PROXY", false),
 
     wsAuthTimeoutMs: read.int("HOOT_WS_AUTH_TIMEOUT_MS", 10_000, 10, 600_000),
-    wsMaxMessageBytes: read.int("HOOT_WS_MAX_MESSAGE_BYTES", 64 * 1024, 256, 16 * 1024 * 1024),
+    wsMaxMessageBytes,
     wsMessagesPerMinute: read.int("HOOT_WS_MESSAGES_PER_MINUTE", 120, 1, 1_000_000),
     wsMaxInteractChars: read.int("HOOT_WS_MAX_INTERACT_CHARS", 4000, 1, 1_000_000),
     wsMaxSocketsPerPlayer: read.int("HOOT_WS_MAX_SOCKETS_PER_PLAYER", 5, 1, 10_000),
@@ -262,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
 
     ...readDatabaseSettings(read, problems, secretKey),
+    ...readLimitSettings(read, wsMaxMessageBytes),
   };
   if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
@@ -311,6 +343,27 @@ function readConsoleSettings(read: Reader, problems: string[]) {
     consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
     consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
     signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
+  };
+}
+
+/** The bounds of issue 24: what one session, team, developer or player may grow to (docs/limits.md). */
+function readLimitSettings(read: Reader, messageBytes: number) {
+  return {
+    // The README promises the context "is bounded by the message size": by default it is.
+    configMaxBytes: read.int("HOOT_CONFIG_MAX_BYTES", messageBytes, 256, 16 * 1024 * 1024),
+    configMaxContextKeys: read.int("HOOT_CONFIG_MAX_CONTEXT_KEYS", 1000, 1, 100_000),
+    configMaxContextDepth: read.int("HOOT_CONFIG_MAX_CONTEXT_DEPTH", 8, 1, 32),
+    maxServiceAccountsPerTeam: read.int("HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", 100, 1, 1_000_000),
+    maxPendingInvitationsPerTeam: read.int("HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", 100, 1, 1_000_000),
+    maxConsoleSessionsPerDeveloper: read.int("HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER", 10, 1, 10_000),
+    maxStoredConfigBytesPerTeam: read.int("HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
+    incidentsPerPlayerPerMinute: read.int("HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE", 30, 1, 1_000_000),
+    maxStoredNamesPerKind: read.int("HOOT_MAX_STORED_NAMES_PER_KIND", 1000, 1, 1_000_000),
+    maxStoredVersionsPerName: read.int("HOOT_MAX_STORED_VERSIONS_PER_NAME", 1000, 1, 1_000_000),
+    maxStoredBodyBytes: read.int("HOOT_MAX_STORED_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+    maxSafetyPoliciesPerTeam: read.int("HOOT_MAX_SAFETY_POLICIES_PER_TEAM", 100, 1, 100_000),
+    wsMaxRunsAtOnce: read.int("HOOT_WS_MAX_RUNS_AT_ONCE", 4, 1, 1000),
+    wsMaxQueuedAudioChunks: read.int("HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS", 64, 1, 100_000),
   };
 }
 

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   "name_taken",
   "external_id_taken",
   "email_taken",
+  // a team at one of its caps (docs/limits.md): service accounts, pending invitations, stored configuration bytes
+  "limit_reached",
   // child safety (issue 11): a team policy the library refused
   "invalid_policy",
   "payload_too_large",
@@ -56,6 +58,8 @@ export const ERROR_CODES = [
   "not_authenticated",
   "not_configured",
   "invalid_configuration",
+  // a configuration past HOOT_CONFIG_MAX_BYTES, HOOT_CONFIG_MAX_CONTEXT_KEYS or HOOT_CONFIG_MAX_CONTEXT_DEPTH (issue 24)
+  "configuration_too_large",
   // interact websocket: the hosted engine's request kinds (compatibility)
   "unsupported_request",
   "unknown_service_profile",
@@ -145,6 +149,16 @@ export class NotFound extends AppError {
 export class Conflict extends AppError {
   constructor(message: string, code: ErrorCode = "conflict") {
     super(409, code, message);
+  }
+}
+
+/**
+ * 409: the team (or developer) is at one of its caps (docs/limits.md); the sentence names the cap and its setting.
+ * @example new LimitReached("service accounts", 100, "HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "delete one first")
+ */
+export class LimitReached extends AppError {
+  constructor(what: string, limit: number, setting: string, remedy: string) {
+    super(409, "limit_reached", `The team already has the most ${what} allowed (${limit}, the operator's ${setting}); ${remedy}.`);
   }
 }
 

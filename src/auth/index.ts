@@ -7,7 +7,7 @@
  * It reads developers, service accounts, players and teams only through the lookups in lookups.ts, which
  * the features implement; features import auth through this file, never the other way round.
  */
-export { authPlugin, developerId, type Caller, type CallerKind, type OperatorCaller, type TeamCaller } from "./plugin.ts";
+export { authPlugin, credentialGate, developerId, type Caller, type CallerKind, type OperatorCaller, type TeamCaller } from "./plugin.ts";
 export { generateKey, maskKey, parseKey, type KeyKind } from "./keys.ts";
 export type * from "./lookups.ts";
 export { loginRoutes } from "./login/index.ts";

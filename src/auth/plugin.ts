@@ -21,14 +21,59 @@ export type { Caller, OperatorCaller, TeamCaller };
 
 type AuthDeps = Pick<Deps, "callers" | "metrics" | "logger" | "loginLimiter" | "config">;
 
+/**
+ * The OpenAPI security of a guarded route: a bearer token, or also the developer API key itself where a route
+ * takes it. The credential gate below finds the routes that need a credential by it.
+ */
+const BEARER: Record<string, string[]>[] = [{ bearer: [] }];
+const BEARER_OR_KEY: Record<string, string[]>[] = [{ bearer: [] }, { developerKey: [] }];
+
+// The caller the gate identified before the body or query was validated, so the macro need not ask again.
+const identifiedEarly = new WeakMap<Request, Caller>();
+
+interface RouteLike {
+  method: string;
+  path: string;
+  hooks?: { detail?: unknown };
+}
+
+/**
+ * Answers 401 (or 403, 429) before a request's body or query is validated, on every route the `auth` and
+ * `access` macros guard: a caller without a valid credential learns nothing about the fields a route takes.
+ * app.ts calls `learn` once the routes exist; the HTTP plugin calls `check` as the body is parsed (and before
+ * a query is validated).
+ */
+export function credentialGate(deps: AuthDeps) {
+  const identify = callerOf(deps);
+  // "METHOD path" -> whether a raw developer key may be the bearer value.
+  const routes = new Map<string, boolean>();
+  return {
+    learn(list: readonly RouteLike[]): void {
+      for (const route of list) {
+        const security = (route.hooks?.detail as { security?: unknown } | undefined)?.security;
+        if (!Array.isArray(security)) continue;
+        const schemes = new Set(security.flatMap((entry) => (typeof entry === "object" && entry !== null ? Object.keys(entry) : [])));
+        if (schemes.has("bearer")) routes.set(`${route.method} ${route.path}`, schemes.has("developerKey"));
+      }
+    },
+    async check(request: Request, route: string, server: AddressSource | null): Promise<void> {
+      const rawKeyAllowed = routes.get(`${request.method} ${route}`);
+      if (rawKeyAllowed === undefined || identifiedEarly.has(request)) return;
+      identifiedEarly.set(request, await identify(request, server, rawKeyAllowed));
+    },
+  };
+}
+
 /** Registers the `auth` and `access` macros. */
 export function authPlugin(deps: AuthDeps) {
   const identify = callerOf(deps);
+  const callerFor = async (request: Request, server: AddressSource | null, rawKeyAllowed: boolean) => identifiedEarly.get(request) ?? (await identify(request, server, rawKeyAllowed));
   return new Elysia({ name: "hoot-auth" }).macro({
     auth: (allowed: (Exclude<TeamCaller["kind"], "player"> | "developer-key")[]) => ({
+      detail: { security: allowed.includes("developer-key") ? BEARER_OR_KEY : BEARER },
       async resolve({ request, server, set }) {
         set.headers["cache-control"] = "no-store";
-        const caller = await identify(request, server, allowed.includes("developer-key"));
+        const caller = await callerFor(request, server, allowed.includes("developer-key"));
         if (caller.kind === "player") throw new Forbidden("Player tokens are only for the interact websocket.");
         if (caller.kind === "operator") throw new Forbidden("Operator tokens reach only the operator routes.");
         if (!(allowed as CallerKind[]).includes(caller.kind)) throw new Forbidden();
@@ -36,9 +81,10 @@ export function authPlugin(deps: AuthDeps) {
       },
     }),
     access: (allowed: Exclude<CallerKind, "player">[]) => ({
+      detail: { security: BEARER },
       async resolve({ request, server, set }) {
         set.headers["cache-control"] = "no-store";
-        const caller = await identify(request, server, false);
+        const caller = await callerFor(request, server, false);
         if (caller.kind === "player") throw new Forbidden("Player tokens are only for the interact websocket.");
         if (!allowed.includes(caller.kind)) {
           throw new Forbidden(allowed.length === 1 && allowed[0] === "operator" ? "Only an operator token may do this (hoot admin create-operator-key)." : undefined);

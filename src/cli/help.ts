@@ -66,6 +66,21 @@ const SETTING_NOTES = new Map<string, string>([
   ["HOOT_SHUTDOWN_DRAIN_MS", "10000: how long a stop waits for in-flight work before closing it"],
   ["HOOT_DATABASE_URL", "(none: SQLite): postgres://user:password@host:5432/db runs on PostgreSQL (needs HOOT_SECRET_KEY)"],
   ["HOOT_DATABASE_POOL_SIZE", "10: connections each node keeps to PostgreSQL at most"],
+  // limits (docs/limits.md)
+  ["HOOT_CONFIG_MAX_BYTES", "HOOT_WS_MAX_MESSAGE_BYTES: bytes (JSON) of the configuration one session holds"],
+  ["HOOT_CONFIG_MAX_CONTEXT_KEYS", "1000: keys of a configuration's context, at every depth"],
+  ["HOOT_CONFIG_MAX_CONTEXT_DEPTH", "8: levels of lists and objects inside a context value"],
+  ["HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "100: then 409 limit_reached"],
+  ["HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", "100: then 409 limit_reached"],
+  ["HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER", "10: a new sign-in signs the oldest out"],
+  ["HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", "67108864: stored configurations and utilities, every version; then 409"],
+  ["HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE", "30: past it incidents are counted on the latest, not written"],
+  ["HOOT_MAX_STORED_NAMES_PER_KIND", "1000: stored configurations (and utilities) per team; then 409"],
+  ["HOOT_MAX_STORED_VERSIONS_PER_NAME", "1000: versions of one stored name; then 409"],
+  ["HOOT_MAX_STORED_BODY_BYTES", "65536: one stored configuration or utility"],
+  ["HOOT_MAX_SAFETY_POLICIES_PER_TEAM", "100: then 409 limit_reached"],
+  ["HOOT_WS_MAX_RUNS_AT_ONCE", "4: run (and transcribe) requests working at once per socket"],
+  ["HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS", "64: add_audio chunks waiting outside the message count"],
 ]);
 
 /** Every HOOT_* name loadConfig reads, in the order it reads them. */

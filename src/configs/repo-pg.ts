@@ -1,5 +1,5 @@
 /** The stored configurations repository (repo.ts) on PostgreSQL. */
-import { and, count, countDistinct, desc, eq, max } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, max, sql } from "drizzle-orm";
 import { query, type PgDb } from "../db/pg/client.ts";
 import { storedConfigs } from "../db/pg/schema.ts";
 import { LIST_LATEST_SQL, type StoredConfigRepo, type StoredSummary } from "./repo.ts";
@@ -17,6 +17,7 @@ export function pgStoredConfigRepo(db: PgDb): StoredConfigRepo {
       version > INT4_MAX ? null : one(db.select().from(storedConfigs).where(and(ofName(teamId, kind, name), eq(storedConfigs.version, version)))),
     findLatest: (teamId, kind, name) => one(db.select().from(storedConfigs).where(ofName(teamId, kind, name)).orderBy(desc(storedConfigs.version)).limit(1)),
     insert: async (values) => (await db.insert(storedConfigs).values(values).returning())[0]!,
+    totalBytes: async (teamId) => Number((await db.select({ bytes: sql<string>`coalesce(sum(octet_length(${storedConfigs.body})), 0)` }).from(storedConfigs).where(eq(storedConfigs.teamId, teamId)))[0]?.bytes ?? 0),
     countNames: async (teamId, kind) =>
       (await db.select({ names: countDistinct(storedConfigs.name) }).from(storedConfigs).where(and(eq(storedConfigs.teamId, teamId), eq(storedConfigs.kind, kind))))[0]?.names ?? 0,
     countVersions: async (teamId, kind, name) => (await db.select({ versions: count() }).from(storedConfigs).where(ofName(teamId, kind, name)))[0]?.versions ?? 0,

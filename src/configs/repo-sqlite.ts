@@ -14,6 +14,8 @@ export function sqliteStoredConfigRepo(db: Db): Synchronous<StoredConfigRepo> {
     findVersion: (teamId, kind, name, version) => versionStatement(db).get({ teamId, kind, name, version }) ?? null,
     findLatest: (teamId, kind, name) => latestStatement(db).get({ teamId, kind, name }) ?? null,
     insert: (values) => db.insert(storedConfigs).values(values).returning().get(),
+    // CAST AS BLOB: length() of TEXT counts characters, of a BLOB bytes.
+    totalBytes: (teamId) => Number(db.select({ bytes: sql<number>`coalesce(sum(length(CAST(${storedConfigs.body} AS BLOB))), 0)` }).from(storedConfigs).where(eq(storedConfigs.teamId, teamId)).get()?.bytes ?? 0),
     countNames: (teamId, kind) =>
       db
         .select({ names: countDistinct(storedConfigs.name) })

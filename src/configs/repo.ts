@@ -34,6 +34,8 @@ export interface StoredConfigRepo {
   insert(values: NewStoredVersion): Promise<StoredConfig>;
   /** How many names of a kind the team stores. */
   countNames(teamId: number, kind: StoredKind): Promise<number>;
+  /** Bytes (UTF-8) of every stored body of the team, configurations and utilities, every version. */
+  totalBytes(teamId: number): Promise<number>;
   /** How many versions a name has. */
   countVersions(teamId: number, kind: StoredKind, name: string): Promise<number>;
   /** The latest version of every name of a kind in the team, ordered by name. */

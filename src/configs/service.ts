@@ -5,7 +5,7 @@
  * (the same sentences as set_configuration), and references inside it are resolved only when a session uses it.
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import type { StoredConfig } from "../db/schema.ts";
 import { checkStoredConfiguration } from "../interact/configure.ts";
 import { parseReference, RESERVED_NAMES } from "../interact/references.ts";
@@ -15,11 +15,9 @@ import type { StoredKind } from "./repo.ts";
 import type { StoredSummaryBody } from "./model.ts";
 
 type StoredDeps = Pick<Deps, "store">;
+type WriteDeps = StoredDeps & { config: Pick<Deps["config"], "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> };
 
 /** Limits that keep one team from filling the database. */
-export const MAX_NAMES_PER_KIND = 1000;
-export const MAX_VERSIONS_PER_NAME = 1000;
-export const MAX_BODY_BYTES = 64 * 1024;
 
 /** A stored version as the routes show it (`body` is the configuration or the utility). */
 export interface StoredVersion {
@@ -34,14 +32,15 @@ export interface StoredVersion {
 const WHAT: Record<StoredKind, string> = { config: "stored configuration", utility: "stored utility" };
 
 /** Stores version 1 of a new name; 409 `name_taken` when the team already has it. */
-export async function createStored(deps: StoredDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
+export async function createStored(deps: WriteDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
   checkName(name);
-  const text = checkBody(kind, body);
+  const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const taken = () => new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
   try {
     return await deps.store.transaction(async (tx) => {
       if ((await tx.storedConfigs.latestVersion(teamId, kind, name)) !== null) throw taken();
-      if ((await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
+      await checkNameCount(deps, tx, teamId, kind);
+      await checkTeamBytes(deps, tx, teamId, text);
       return show(await tx.storedConfigs.insert({ teamId, kind, name, version: 1, description: description ?? null, body: text }), 1);
     });
   } catch (error) {
@@ -53,7 +52,7 @@ export async function createStored(deps: StoredDeps, teamId: number, kind: Store
 
 /** Stores the next version of a name (version 1 when it is new); `created` says which. */
 export async function putStored(
-  deps: StoredDeps,
+  deps: WriteDeps,
   teamId: number,
   kind: StoredKind,
   ref: string,
@@ -61,14 +60,16 @@ export async function putStored(
   description: string | null | undefined,
 ): Promise<{ created: boolean; stored: StoredVersion }> {
   const name = plainName(ref);
-  const text = checkBody(kind, body);
+  const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const attempt = () =>
     deps.store.transaction(async (tx) => {
       const latest = await tx.storedConfigs.latestVersion(teamId, kind, name);
-      if (latest === null && (await tx.storedConfigs.countNames(teamId, kind)) >= MAX_NAMES_PER_KIND) throw new Conflict(`The team already stores ${MAX_NAMES_PER_KIND} ${WHAT[kind]}s; delete some first.`);
-      if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= MAX_VERSIONS_PER_NAME) {
-        throw new Conflict(`"${name}" already has ${MAX_VERSIONS_PER_NAME} versions; store the next one under a new name.`);
+      if (latest === null) await checkNameCount(deps, tx, teamId, kind);
+      const versions = deps.config.maxStoredVersionsPerName;
+      if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= versions) {
+        throw new Conflict(`"${name}" already has ${versions} versions (the operator's HOOT_MAX_STORED_VERSIONS_PER_NAME); store the next one under a new name.`, "limit_reached");
       }
+      await checkTeamBytes(deps, tx, teamId, text);
       const version = (latest ?? 0) + 1;
       const row = await tx.storedConfigs.insert({ teamId, kind, name, version, description: description ?? null, body: text });
       return { created: latest === null, stored: show(row, version) };
@@ -126,11 +127,30 @@ function plainName(ref: string): string {
   return ref;
 }
 
-function checkBody(kind: StoredKind, body: Record<string, unknown>): string {
+/**
+ * 409 limit_reached when storing `text` would take the team's stored configurations and utilities (every
+ * version) past HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM: names, versions and body size are capped too, but their
+ * product alone would let one team keep ~130 GB.
+ */
+async function checkTeamBytes(deps: WriteDeps, tx: Pick<Deps["store"], "storedConfigs">, teamId: number, text: string): Promise<void> {
+  const cap = deps.config.maxStoredConfigBytesPerTeam;
+  const stored = await tx.storedConfigs.totalBytes(teamId);
+  if (stored + Buffer.byteLength(text) > cap) {
+    throw new LimitReached("bytes of stored configurations and utilities", cap, "HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", `it holds ${stored} bytes now; delete names it no longer needs (every version counts)`);
+  }
+}
+
+/** 409 limit_reached when the team already keeps HOOT_MAX_STORED_NAMES_PER_KIND names of this kind. */
+async function checkNameCount(deps: WriteDeps, tx: Pick<Deps["store"], "storedConfigs">, teamId: number, kind: StoredKind): Promise<void> {
+  const cap = deps.config.maxStoredNamesPerKind;
+  if ((await tx.storedConfigs.countNames(teamId, kind)) >= cap) throw new LimitReached(`${WHAT[kind]}s`, cap, "HOOT_MAX_STORED_NAMES_PER_KIND", "delete some first");
+}
+
+function checkBody(kind: StoredKind, body: Record<string, unknown>, maxBytes: number): string {
   const problem = kind === "config" ? checkStoredConfiguration(body) : checkUtility(body, "utility");
   if (problem) throw new InvalidRequest(`${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
   const text = JSON.stringify(body);
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new InvalidRequest(`The ${kind === "config" ? "configuration" : "utility"} is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (Buffer.byteLength(text) > maxBytes) throw new InvalidRequest(`The ${kind === "config" ? "configuration" : "utility"} is larger than ${maxBytes} bytes (the operator's HOOT_MAX_STORED_BODY_BYTES).`);
   return text;
 }
 

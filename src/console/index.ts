@@ -57,6 +57,48 @@ const NOT_SIGNED_IN = "You are not signed in to the console, or your session has
 const DEFAULT_PROMPT =
   "You are Ollie, a wise and friendly owl who lives in a big oak tree. You talk with a young child: use short, warm sentences, ask one question at a time, and keep everything kind and safe.";
 
+// The session the credential gate found before the body or query was validated, so the macro need not look again.
+const identifiedEarly = new WeakMap<Request, ConsoleSession>();
+
+/** A console API request's session: from the console's own page for "write", a live session, the CSRF token; else 401/403. */
+async function consoleRequestSession(deps: Deps, request: Request, mode: "read" | "write"): Promise<ConsoleSession> {
+  if (mode === "write" && !fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
+  const session = await resolveSession(deps, sessionToken(deps, request));
+  if (!session) throw new Unauthorized(NOT_SIGNED_IN);
+  if (mode === "write" && !csrfMatches(session, request.headers.get("x-csrf-token"))) throw new CrossSiteRefused();
+  return session;
+}
+
+interface RouteLike {
+  method: string;
+  path: string;
+  hooks?: { detail?: unknown };
+}
+
+/**
+ * The console's half of the credential gate (see auth's `credentialGate`): a console API route answers 401
+ * (or 403) before its body or query is validated. Routes are found by the `consoleSession` security their
+ * macro gives them, whose scope says "read" or "write".
+ */
+export function consoleCredentialGate(deps: Deps) {
+  const routes = new Map<string, "read" | "write">();
+  return {
+    learn(list: readonly RouteLike[]): void {
+      for (const route of list) {
+        const security = (route.hooks?.detail as { security?: unknown } | undefined)?.security;
+        if (!Array.isArray(security)) continue;
+        const scopes = (security.find((entry) => typeof entry === "object" && entry !== null && "consoleSession" in entry) as { consoleSession?: unknown } | undefined)?.consoleSession;
+        if (Array.isArray(scopes)) routes.set(`${route.method} ${route.path}`, scopes.includes("write") ? "write" : "read");
+      }
+    },
+    async check(request: Request, route: string): Promise<void> {
+      const mode = routes.get(`${request.method} ${route}`);
+      if (mode === undefined || identifiedEarly.has(request)) return;
+      identifiedEarly.set(request, await consoleRequestSession(deps, request, mode));
+    },
+  };
+}
+
 /** The console (page, sign-in, API) and the SDK's single-sign-on routes. */
 export function consoleRoutes(deps: Deps) {
   const oidc = createOidcClient(deps.config);
@@ -72,12 +114,10 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
     .macro({
       /** "read": a live session. "write": also from the console's own page (origin and CSRF token). */
       consoleSession: (mode: "read" | "write") => ({
+        detail: { security: [{ consoleSession: [mode] }] as Record<string, string[]>[] },
         async resolve({ request, set }) {
           Object.assign(set.headers, SECURITY_HEADERS, { "cache-control": "no-store" });
-          if (mode === "write" && !fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
-          const session = await resolveSession(deps, sessionToken(deps, request));
-          if (!session) throw new Unauthorized(NOT_SIGNED_IN);
-          if (mode === "write" && !csrfMatches(session, request.headers.get("x-csrf-token"))) throw new CrossSiteRefused();
+          const session = identifiedEarly.get(request) ?? (await consoleRequestSession(deps, request, mode));
           return { session };
         },
       }),

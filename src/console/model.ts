@@ -38,7 +38,7 @@ export const PkParams = t.Object({ pk: IdSegment });
 export const PolicyBody = t.Record(t.String(), t.Unknown());
 
 /** A team policy's name in a path: the policy-name pattern, so `.` and `..` never reach a path. */
-export const PolicyNameParams = t.Object({ name: t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" }) });
+export const PolicyNameParams = t.Object({ name: t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$", rule: 'a policy name of lower-case letters, digits, "_", "." or "-", starting with a letter or digit' }) });
 
 // --- the Python SDK's `login_with_google` (the path names stay for that client, whatever the provider) ---
 

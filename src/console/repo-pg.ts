@@ -1,5 +1,5 @@
 /** The console repository (repo.ts) on PostgreSQL. */
-import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, notInArray, sql } from "drizzle-orm";
 import { query, type PgDb } from "../db/pg/client.ts";
 import { consoleLogins, consoleSessions } from "../db/pg/schema.ts";
 import type { ConsoleRepo } from "./repo.ts";
@@ -16,6 +16,12 @@ export function pgConsoleRepo(db: PgDb): ConsoleRepo {
     setSessionKeyVersion: (id, keyVersion) => run(db.update(consoleSessions).set({ keyVersion }).where(eq(consoleSessions.id, id))),
     deleteSession: (id) => run(db.delete(consoleSessions).where(eq(consoleSessions.id, id))),
     deleteOtherSessions: (userId, keepId) => run(db.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), ne(consoleSessions.id, keepId)))),
+    keepNewestSessions: (userId, keep) =>
+      run(
+        db
+          .delete(consoleSessions)
+          .where(and(eq(consoleSessions.userId, userId), notInArray(consoleSessions.id, db.select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, userId)).orderBy(desc(consoleSessions.id)).limit(keep)))),
+      ),
     deleteStaleSessions: (now, idleBefore) =>
       run(db.delete(consoleSessions).where(sql`${consoleSessions.expiresAt} <= ${now} OR ${consoleSessions.lastSeenAt} < ${idleBefore}`)),
 

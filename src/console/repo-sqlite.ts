@@ -1,5 +1,5 @@
 /** The console repository (repo.ts) on SQLite. */
-import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { consoleLogins, consoleSessions } from "../db/schema.ts";
@@ -19,6 +19,11 @@ export function sqliteConsoleRepo(db: Db): Synchronous<ConsoleRepo> {
       void db
         .delete(consoleSessions)
         .where(and(eq(consoleSessions.userId, userId), ne(consoleSessions.id, keepId)))
+        .run(),
+    keepNewestSessions: (userId, keep) =>
+      void db
+        .delete(consoleSessions)
+        .where(and(eq(consoleSessions.userId, userId), notInArray(consoleSessions.id, db.select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, userId)).orderBy(desc(consoleSessions.id)).limit(keep))))
         .run(),
     deleteStaleSessions: (now, idleBefore) =>
       void db

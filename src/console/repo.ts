@@ -21,6 +21,8 @@ export interface ConsoleRepo {
   deleteSession(id: number): Promise<void>;
   /** Deletes every session of a user except `keepId`. */
   deleteOtherSessions(userId: number, keepId: number): Promise<void>;
+  /** Deletes the user's oldest sessions so that at most `keep` remain (a new sign-in past the cap signs the oldest out). */
+  keepNewestSessions(userId: number, keep: number): Promise<void>;
   /** Deletes sessions past their absolute end or idle since before `idleBefore`. */
   deleteStaleSessions(now: number, idleBefore: number): Promise<void>;
 

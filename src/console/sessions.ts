@@ -8,6 +8,7 @@
  * - a session is valid only while it is within both lifetimes, its developer's key version is unchanged (a
  *   rotated key ends every session but the one that rotated it) and the developer is still in its team;
  * - every failure returns null, whatever the cause, and an invalid row is deleted;
+ * - a developer has at most HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER sessions: a new sign-in signs the oldest out;
  * - state-changing requests must carry the session's CSRF token (derived from the session token with a
  *   keyed hash, so it is never stored) and, when the browser says where it comes from, come from the
  *   console's own origin.
@@ -44,6 +45,8 @@ export async function createSession(
   await deps.store.console.deleteStaleSessions(now, now - idleMs);
   const token = randomToken();
   const row = await deps.store.console.insertSession({ ...input, tokenHash: deps.secrets.lookupHash(token), lastSeenAt: now, expiresAt: now + maxMs });
+  // Past HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER the oldest sessions are signed out, so sign-ins cannot pile up rows.
+  await deps.store.console.keepNewestSessions(input.userId, deps.config.maxConsoleSessionsPerDeveloper);
   return { token, session: { id: row.id, userId: row.userId, teamId: row.teamId, method: row.method, csrfToken: csrfToken(deps, token) } };
 }
 

@@ -53,9 +53,11 @@ export function saveTurn(deps: Pick<Deps, "store" | "textCipher">, playerId: num
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
-/** Deletes conversation data older than `retentionDays`; returns the number of messages removed. */
+/** Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed. */
 export async function purgeExpired(deps: Pick<Deps, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
-  const removed = await deps.store.conversations.deleteBefore(now - retentionDays * 86_400_000);
+  const before = now - retentionDays * 86_400_000;
+  // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
+  const removed = (await deps.store.conversations.deleteBefore(before)) + (await deps.store.incidents.deleteBefore(before));
   if (removed > 0) deps.database.scrubDeletedData();
   return removed;
 }

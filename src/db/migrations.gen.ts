@@ -8,6 +8,7 @@ import m4 from "../../drizzle/0004_key_check_and_encrypted_text.sql" with { type
 import m5 from "../../drizzle/0005_safety.sql" with { type: "text" };
 import m6 from "../../drizzle/0006_stored_configs.sql" with { type: "text" };
 import m7 from "../../drizzle/0007_cluster.sql" with { type: "text" };
+import m8 from "../../drizzle/0008_swift_wraith.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320038681, breakpoints: true, sql: m0 },
@@ -18,4 +19,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0005_safety", when: 1795466350642, breakpoints: true, sql: m5 },
   { tag: "0006_stored_configs", when: 1795467654098, breakpoints: true, sql: m6 },
   { tag: "0007_cluster", when: 1795476214632, breakpoints: true, sql: m7 },
+  { tag: "0008_swift_wraith", when: 1795731665516, breakpoints: true, sql: m8 },
 ];

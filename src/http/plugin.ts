@@ -27,13 +27,21 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 // Writes that only read the database: they need not wait for another process's write lock.
 const READ_ONLY_WRITES = new Set(["POST /api/auth/login"]);
 
+/**
+ * Who-is-calling, checked before a body or query is validated (the auth module implements it), so a request
+ * without a valid credential gets 401 and never a sentence about the fields the route takes.
+ */
+export interface CredentialGate {
+  check(request: Request, route: string, server: { requestIP?(request: Request): unknown } | null): Promise<void>;
+}
+
 /** State shared with main.ts: flips to draining on SIGTERM so new requests get 503. */
 export interface Lifecycle {
   draining: boolean;
 }
 
 /** The HTTP plumbing plugin. `bodies` checks bodies against their route's schema while they are parsed. */
-export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "database">, lifecycle: Lifecycle, bodies: BodyGuard) {
+export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "database">, lifecycle: Lifecycle, bodies: BodyGuard, gate: CredentialGate | null = null) {
   const info = new WeakMap<Request, RequestInfo>();
   const requestIdOf = (request: Request) => info.get(request)?.id ?? crypto.randomUUID();
   const cors = createCorsPolicy(deps.config.corsOrigins, deps.config.wsOrigins);
@@ -62,8 +70,9 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "d
     // waits, asynchronously, while another process holds the database's write lock: the handler's synchronous
     // statements then find it free instead of stalling the event loop. (Here rather than in a global
     // beforeHandle, which would make every GET handler async too.)
-    .onParse({ as: "global" }, async ({ request, route }) => {
+    .onParse({ as: "global" }, async ({ request, route, server }) => {
       if (request.method === "GET" || request.method === "HEAD") return;
+      await gate?.check(request, route, server);
       const bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
       const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
@@ -72,6 +81,10 @@ export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "d
         await deps.database.waitForWriteLock(deps.config.dbLockTimeoutMs);
       }
       return body;
+    })
+    // Queries and paths are validated after this; bodies were checked in onParse (a second check is a no-op).
+    .onTransform({ as: "global" }, async ({ request, route, server }) => {
+      await gate?.check(request, route, server);
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const mapped = toHttpError(mapError(code, error));
@@ -119,7 +132,8 @@ function mapError(code: string | number, error: unknown): unknown {
   if (database) return database;
   if (error instanceof ValidationError) {
     if (error.type === "params") return new InvalidRequest("The id in the path must be a positive whole number.", "invalid_path");
-    const where = error.type === "query" ? "query" : "body";
+    // "property": Elysia's coercion of one query value (a number, a boolean), which names no field.
+    const where = error.type === "query" || error.type === "property" ? "query" : "body";
     return new InvalidRequest(describeValidation(where, firstErrors(error)));
   }
   if (code === "PARSE") {
@@ -149,8 +163,8 @@ function mapDatabaseError(error: unknown): AppError | null {
 }
 
 // The first problem is enough to name the field (Elysia's `all` would walk every error again).
-function firstErrors(error: ValidationError): { path?: string; message?: string; type?: number }[] {
-  const first = (error as unknown as { valueError?: { path?: string; message?: string; type?: number } }).valueError;
+function firstErrors(error: ValidationError): { path?: string; type?: number; schema?: unknown }[] {
+  const first = (error as unknown as { valueError?: { path?: string; type?: number; schema?: unknown } }).valueError;
   return first ? [first] : [];
 }
 

@@ -5,14 +5,15 @@
  * "an unknown field", so a response never carries an attacker's text back.
  */
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { ruleInWords } from "../rule-words.ts";
 
 interface ValueErrorLike {
   path?: string;
-  message?: string;
   type?: number;
+  schema?: unknown;
 }
 
-const NAMEABLE = /^[A-Za-z0-9_.$-]{1,64}$/;
+const NAMEABLE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** A sentence describing the first problem of a validation error for `where` (body, query, params). */
 export function describeValidation(where: string, errors: readonly ValueErrorLike[]): string {
@@ -23,10 +24,13 @@ export function describeValidation(where: string, errors: readonly ValueErrorLik
     const name = extra?.path ? fieldName(extra.path) : null;
     return name ? `Unknown field "${name}" in the request ${where}.` : `The request ${where} has unknown fields.`;
   }
-  if (!first.path) return `The request ${where} must be a JSON object with the documented fields.`;
+  if (!first.path) {
+    if (first.type === undefined || first.type === ValueErrorType.Object) return `The request ${where} must be a JSON object with the documented fields.`;
+    return `A value in the request ${where} ${ruleInWords(first)}.`;
+  }
   const field = fieldName(first.path);
   if (!field) return `A field in the request ${where} is not valid.`;
-  return `Field "${field}" in the request ${where} is not valid: ${(first.message ?? "wrong value").toLowerCase()}.`;
+  return `Field "${field}" in the request ${where} ${ruleInWords(first)}.`;
 }
 
 // "/a/b/0" -> "a.b.0"; null when any segment is not plainly a field name.

@@ -19,6 +19,7 @@ export const IncidentBody = t.Object({
   action: t.String({ description: "always escalate" }),
   direction: t.Union([t.Literal("input"), t.Literal("output")], { description: "input: the child's message; output: a reply sentence the model wrote (never sent)" }),
   policy: t.String({ description: "the policy in force" }),
+  repeats: t.Optional(t.Integer({ description: "present when further incidents of this player in the same minute, past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE, were counted on this row instead of one row each: how many" })),
   created_at: t.String(),
 });
 export type IncidentBody = Static<typeof IncidentBody>;

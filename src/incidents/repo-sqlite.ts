@@ -23,6 +23,8 @@ export function sqliteIncidentRepo(db: Db): Synchronous<IncidentRepo> {
         .all();
     },
     deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run({ playerId }),
+    addRepeats: (playerId, count) => void addRepeats(db).run({ playerId, count }),
+    deleteBefore: (before) => deleteBefore(db).run({ before }).changes,
   };
 }
 
@@ -32,5 +34,13 @@ const insertStatement = prepared((db) =>
      VALUES ($teamId, $playerId, $sessionId, $category, $action, $direction, $policy)`,
   ),
 );
+
+const addRepeats = prepared((db) =>
+  db.$client.query<never, { playerId: number; count: number }>(
+    "UPDATE safety_incidents SET repeats = repeats + $count WHERE id = (SELECT MAX(id) FROM safety_incidents WHERE player_id = $playerId)",
+  ),
+);
+
+const deleteBefore = prepared((db) => db.$client.query<never, { before: number }>("DELETE FROM safety_incidents WHERE created_at < $before"));
 
 const deleteOfPlayer = prepared((db) => db.$client.query<never, { playerId: number }>("DELETE FROM safety_incidents WHERE player_id = $playerId"));

@@ -23,4 +23,8 @@ export interface IncidentRepo {
   list(teamId: number, options: { before: number; limit: number; playerId?: number }): Promise<SafetyIncident[]>;
   /** Deletes every incident of a player (player deletion). */
   deleteOfPlayer(playerId: number): Promise<void>;
+  /** Adds `count` to the `repeats` of the player's latest incident (incidents past the per-minute cap). */
+  addRepeats(playerId: number, count: number): Promise<void>;
+  /** Deletes incidents recorded before `before` (ms, the retention purge); returns how many. */
+  deleteBefore(before: number): Promise<number>;
 }

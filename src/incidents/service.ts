@@ -11,7 +11,11 @@
  *   attempt (one statement), and while another connection holds the lock the write is retried in the
  *   background up to HOOT_DB_LOCK_TIMEOUT_MS; a write that still fails (a lock held past that, a player
  *   deleted mid-turn) is logged and counted in `hoot_safety_incidents_not_recorded_total`;
- * - deleting a player deletes their incidents in the same transaction as their conversation.
+ * - deleting a player deletes their incidents in the same transaction as their conversation;
+ * - one player's incidents are written at most HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE a minute (counted by each
+ *   node); past it they are counted in the `repeats` of that player's latest row instead of one row each, so
+ *   a child (or a script) provoking escalations cannot fill the database;
+ * - incidents older than HOOT_RETENTION_DAYS are purged with the conversations (conversations/service.ts).
  */
 // prom-client's own module, not its index (which also loads the Pushgateway client: node:http, https, zlib).
 import Counter from "prom-client/lib/counter";
@@ -39,7 +43,38 @@ export function incidentRecorder(deps: Pick<Deps, "store" | "config" | "metrics"
   const failures =
     (deps.metrics.registry.getSingleMetric(NOT_RECORDED) as Counter | undefined) ??
     new Counter({ name: NOT_RECORDED, help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)", registers: [deps.metrics.registry] });
+  const cap = deps.config.incidentsPerPlayerPerMinute;
+  // Per player: when this minute began, rows written in it, and incidents past the cap not yet counted.
+  const windows = new Map<number, { start: number; written: number; uncounted: number; counting: Promise<void> }>();
+  const windowOf = (playerId: number, now: number) => {
+    let window = windows.get(playerId);
+    if (window && now - window.start < 60_000) return window;
+    if (windows.size >= 10_000) for (const [id, old] of windows) if (now - old.start >= 60_000 && old.uncounted === 0) windows.delete(id);
+    window = { start: now, written: 0, uncounted: 0, counting: Promise.resolve() };
+    windows.set(playerId, window);
+    return window;
+  };
+  // Incidents past the cap: added to the latest row's `repeats`, several at once while a write is under way.
+  const countRepeat = (incident: NewIncident, window: { uncounted: number; counting: Promise<void> }): Promise<void> => {
+    window.uncounted++;
+    window.counting = window.counting.then(async () => {
+      const count = window.uncounted;
+      if (count === 0) return;
+      window.uncounted = 0;
+      try {
+        await retryWhileBusy(() => deps.store.incidents.addRepeats(incident.playerId, count), deps.config.dbLockTimeoutMs);
+      } catch (error) {
+        failures.inc(count);
+        const cause = rootCause(error);
+        logger.error({ event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: cause instanceof Error ? cause.message : String(cause) }, "safety incident could not be counted");
+      }
+    });
+    return window.counting;
+  };
   return (incident) => {
+    const window = windowOf(incident.playerId, Date.now());
+    if (window.written >= cap) return countRepeat(incident, window);
+    window.written++;
     let firstAttemptDone!: () => void;
     const firstAttempt = new Promise<void>((resolve) => (firstAttemptDone = resolve));
     const attempt = async () => {
@@ -84,6 +119,7 @@ function show(row: SafetyIncident): IncidentBody {
     action: row.action,
     direction: row.direction,
     policy: row.policy,
+    ...(row.repeats > 0 ? { repeats: row.repeats } : {}),
     created_at: new Date(row.createdAt).toISOString(),
   };
 }

@@ -21,6 +21,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { checkConfig, ConfigSchema, type RequestOf, type SessionConfig } from "./model.ts";
 import { isReference, parseReference, resolveConfiguration, type StoredKind, type StoredFind } from "./references.ts";
 import { checkUtility, firstProblem, MAX_UTILITIES, toUtility, type UtilityBody } from "./utility-schema.ts";
+import { configurationProblem, type ConfigurationLimits } from "./config-bounds.ts";
 
 /** The stored configurations of the player's team (src/configs implements it over the database). */
 export interface StoredConfigs {
@@ -36,6 +37,8 @@ export interface ConfigureContext {
   voices: readonly string[];
   /** The current configuration (merge_configuration merges into it). */
   current: SessionConfig | null;
+  /** Bounds on the resulting configuration (size, context keys and depth). */
+  limits: ConfigurationLimits;
 }
 
 const POSITIONS = ["on_input", "on_input_non_blocking", "on_output"] as const;
@@ -143,7 +146,7 @@ export async function runUtilities(config: SessionConfig, request: Pick<RequestO
   return { ok: true, result };
 }
 
-/** `run` requests one socket may have working at once (each may call the model once per utility). */
+/** `run` (and `transcribe`) requests one socket may have working at once by default (HOOT_WS_MAX_RUNS_AT_ONCE). */
 export const MAX_RUNS_AT_ONCE = 4;
 
 /** Tracks the `run` requests working in the background: a cap on how many at once, and a stop when the socket closes. */
@@ -152,9 +155,12 @@ export class BackgroundRuns {
   // thousand empty Sets.
   private running: Set<AbortController> | null = null;
 
+  /** `limit`: requests that may work at once (each `run` may call the model once per utility). */
+  constructor(readonly limit: number = MAX_RUNS_AT_ONCE) {}
+
   /** True when another run may start now. */
   get available(): boolean {
-    return (this.running?.size ?? 0) < MAX_RUNS_AT_ONCE;
+    return (this.running?.size ?? 0) < this.limit;
   }
 
   /** Starts `work` with its own signal; a throw inside is passed to `onError`, never lost. */
@@ -214,8 +220,16 @@ function lookupFor(ctx: ConfigureContext) {
   return stored ? (kind: StoredKind, name: string, version: number | null) => stored.find(ctx.playerId, kind, name, version) : null;
 }
 
-/** Checks a resolved configuration: utilities first (their sentences are clearer than the schema's), then the schema, then what the server offers. */
+/**
+ * Checks a resolved configuration: its size first (a merge must not grow a session without end, and a huge
+ * value should cost no more than the bound), then utilities (their sentences are clearer than the schema's),
+ * then the schema, then what the server offers.
+ */
 function finish(value: unknown, ctx: ConfigureContext): Configured {
+  if (isPlainObject(value)) {
+    const tooLarge = configurationProblem(value, ctx.limits);
+    if (tooLarge) return { ok: false, error: tooLarge, code: "configuration_too_large" };
+  }
   const utilities = isPlainObject(value) ? value.utilities : undefined;
   if (isPlainObject(utilities)) {
     const entries = Object.entries(utilities);

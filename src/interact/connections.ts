@@ -81,6 +81,9 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
       clockToleranceSeconds: config.clockToleranceSeconds,
       closeAtTokenExpiry: config.wsCloseAtTokenExpiry,
       maxSessionMs: config.wsMaxSessionSeconds * 1000,
+      configuration: { maxBytes: config.configMaxBytes, maxContextKeys: config.configMaxContextKeys, maxContextDepth: config.configMaxContextDepth },
+      runsAtOnce: config.wsMaxRunsAtOnce,
+      queuedAudioChunks: config.wsMaxQueuedAudioChunks,
     },
     models: servedModels(config),
     // The only use of the auth module's caller resolver.

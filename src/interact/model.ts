@@ -13,6 +13,7 @@ import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typ
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { MAX_UTILITIES, UtilitySchema } from "./utility-schema.ts";
+import { ruleInWords } from "../rule-words.ts";
 
 const Uid = Type.String({ minLength: 1, maxLength: 128 });
 const Time = Type.String({ maxLength: 64 });
@@ -62,6 +63,7 @@ export const ContextSchema = Type.Record(
 );
 
 const LANGUAGE = "^$|^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$";
+const LANGUAGE_RULE = "a language code such as en or pt-BR";
 
 export const ConfigSchema = Type.Object(
   {
@@ -77,7 +79,7 @@ export const ConfigSchema = Type.Object(
     // A {"reference": …} here is resolved before the check (references.ts).
     voice_profile: Type.Optional(VoiceProfileSchema),
     audio_format: Type.Optional(Type.Union([Type.Literal("mp3"), Type.Literal("pcm16")])),
-    language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35 })),
+    language_code: Type.Optional(Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35 })),
     debug: Type.Optional(Type.Boolean()),
     // Defaults for every interact (the Unity SDK sends them inside the configuration).
     context: Type.Optional(ContextSchema),
@@ -173,7 +175,7 @@ export const RequestSchemas = {
       on_input: Type.Optional(Names("Configured utilities to run on the input before the reply; their answers fill {{name}} in the prompt.")),
       on_input_non_blocking: Type.Optional(Names("Configured utilities to run on the input beside the reply.")),
       on_output: Type.Optional(Names("Configured utilities to run on the reply.")),
-      language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35, description: "The turn's language (default: the configuration's)." })),
+      language_code: Type.Optional(Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The turn's language (default: the configuration's)." })),
       speakers: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100, description: "Accepted and ignored (speaker identification is not served)." })),
     },
     { additionalProperties: false, title: "interact stream", description: "Starts an interaction: the reply streams back as events with this uid, then the stream's close." },
@@ -197,7 +199,7 @@ export const RequestSchemas = {
   check_turn: requestSchema("check_turn", {}, "Asks whether the child is still speaking."),
   transcribe: requestSchema(
     "transcribe",
-    { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, maxLength: 35, description: "The language spoken (default: the configuration's, else en)." })) },
+    { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The language spoken (default: the configuration's, else en)." })) },
     "Transcribes the buffered audio without consuming it.",
   ),
   // The hosted engine's other kinds, which hoot does not serve.
@@ -299,8 +301,7 @@ function check(compiled: TypeCheck<TSchema>, value: unknown, root: string): { ok
   // TypeBox reports an additional property at the extra key's own path.
   if (first.type === ValueErrorType.ObjectAdditionalProperties) return { ok: false, error: `unknown field "${path}"` };
   if (first.type === ValueErrorType.ObjectRequiredProperty) return { ok: false, error: `field "${path}" is required` };
-  if (first.type === ValueErrorType.Union) return { ok: false, error: `field "${path || "message"}" is not valid: it has none of the allowed types` };
-  return { ok: false, error: `field "${path || "message"}" is not valid: ${first.message.toLowerCase()}` };
+  return { ok: false, error: `field "${path || "message"}" ${ruleInWords(first)}` };
 }
 
 // On a tie in depth, a wrong value beats an unknown key, which beats a missing one: the sentence then names the

@@ -26,7 +26,7 @@ import type { Engine } from "../engine/types.ts";
 import type { EngineLogger } from "../engine/logger.ts";
 import type { ErrorCode } from "../errors.ts";
 import { interactSettings, turnConfig } from "./configuration.ts";
-import { BackgroundRuns, configuredUtilities, MAX_RUNS_AT_ONCE, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
+import { BackgroundRuns, configuredUtilities, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
 import { checkRequest, isKnownKind, type ClientRequest, type RequestOf, type SessionConfig } from "./model.ts";
 import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
@@ -35,6 +35,7 @@ import { runTurn, type RunningTurn } from "./turn.ts";
 import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 import { NO_RECOGNISER, SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
 import { VoiceInputError } from "../engine/voice-in/errors.ts";
+import type { ConfigurationLimits } from "./config-bounds.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */
 export interface SessionSocket {
@@ -63,6 +64,12 @@ export interface SessionLimits {
   closeAtTokenExpiry: boolean;
   /** The longest a socket stays open after its first authentication. */
   maxSessionMs: number;
+  /** Bounds on the configuration the session holds. */
+  configuration: ConfigurationLimits;
+  /** `run` requests, and apart `transcribe` requests, that may be working at once (HOOT_WS_MAX_RUNS_AT_ONCE). */
+  runsAtOnce: number;
+  /** `add_audio` chunks that may wait to be decoded outside the message count (HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS). */
+  queuedAudioChunks: number;
 }
 
 export interface SessionPorts {
@@ -85,8 +92,8 @@ export interface SessionPorts {
 }
 
 /**
- * At most this many `add_audio` chunks wait to be decoded outside the message count; more count as messages
- * (a client far ahead of the decoder is flooding, not streaming).
+ * By default at most this many `add_audio` chunks wait to be decoded outside the message count; more count as
+ * messages (a client far ahead of the decoder is flooding, not streaming).
  */
 export const MAX_QUEUED_AUDIO = 64;
 
@@ -104,10 +111,10 @@ export class InteractSession {
   private windowCount = 0;
   private queue: Promise<void> = Promise.resolve();
   private readonly guard: SessionGuard;
-  private readonly runs = new BackgroundRuns();
+  private readonly runs: BackgroundRuns;
   private readonly voice: SessionVoice;
   /** `transcribe` requests waiting for the recogniser (they answer later, like `run`). */
-  private readonly transcriptions = new BackgroundRuns();
+  private readonly transcriptions: BackgroundRuns;
   private queuedAudio = 0;
 
   constructor(
@@ -116,6 +123,8 @@ export class InteractSession {
     private readonly ports: SessionPorts,
   ) {
     this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
+    this.runs = new BackgroundRuns(ports.limits.runsAtOnce);
+    this.transcriptions = new BackgroundRuns(ports.limits.runsAtOnce);
     this.voice = new SessionVoice(ports.voice ?? NO_RECOGNISER);
     this.authTimer = setTimeout(() => this.fail("auth_timeout", "authenticate within the time limit after connecting"), ports.limits.authTimeoutMs);
   }
@@ -145,7 +154,7 @@ export class InteractSession {
     }
     const parsed = typeof message === "string" ? parseJson(message) : message instanceof Uint8Array ? { binary: true } : message;
     // An audio chunk is paid for from the audio budget instead (see the rules above).
-    const audio = this.phase !== "connected" && isAudioChunk(parsed) && this.queuedAudio < MAX_QUEUED_AUDIO;
+    const audio = this.phase !== "connected" && isAudioChunk(parsed) && this.queuedAudio < this.ports.limits.queuedAudioChunks;
     if (!audio && !this.countMessage()) return this.queue;
     if (audio) this.queuedAudio++;
     this.queue = this.queue.then(async () => {
@@ -366,7 +375,7 @@ export class InteractSession {
   }
 
   private configureContext() {
-    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config };
+    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config, limits: this.ports.limits.configuration };
   }
 
   private async onConfigure(kind: "set_configuration" | "merge_configuration", outcome: Configured, stamp: RequestStamp): Promise<void> {
@@ -394,7 +403,7 @@ export class InteractSession {
     const config = this.config;
     const identity = this.identity;
     if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
-    if (!this.runs.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} run requests may be working at once; wait for an answer`, "too_many_requests");
+    if (!this.runs.available) return this.refuse(false, stamp, `at most ${this.runs.limit} run requests may be working at once; wait for an answer`, "too_many_requests");
     const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
     this.runs.start(
       async (signal) => {
@@ -446,7 +455,7 @@ export class InteractSession {
 
   /** `transcribe` asks the recogniser in the background (like `run`), so an interrupt is not queued behind it. */
   private async onTranscribe(request: RequestOf<"transcribe">, stamp: RequestStamp): Promise<void> {
-    if (!this.transcriptions.available) return this.refuse(false, stamp, `at most ${MAX_RUNS_AT_ONCE} transcribe requests may be working at once; wait for an answer`, "too_many_requests");
+    if (!this.transcriptions.available) return this.refuse(false, stamp, `at most ${this.transcriptions.limit} transcribe requests may be working at once; wait for an answer`, "too_many_requests");
     // The buffer as it is now, in arrival order; it is kept (only an interact without text consumes it).
     const heard = await this.voice.snapshot(false);
     if (this.phase === "closed") return;

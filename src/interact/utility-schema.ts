@@ -12,6 +12,7 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { ruleInWords } from "../rule-words.ts";
 import type { Utility } from "../engine/utilities/types.ts";
 
 /** At most this many utilities in one configuration. */
@@ -77,7 +78,7 @@ export function firstProblem(check: TypeCheck<TSchema>, value: unknown, path: st
   const where = [path, ...(first?.path ?? "").split("/").filter(Boolean)].join(".");
   if (first?.type === ValueErrorType.ObjectAdditionalProperties) return `unknown field "${where}"`;
   if (first?.type === ValueErrorType.ObjectRequiredProperty) return `field "${where}" is required`;
-  return `field "${where}" is not valid: ${(first?.message ?? "wrong value").toLowerCase()}`;
+  return `field "${where}" ${first ? ruleInWords(first) : "is not valid"}`;
 }
 
 /**

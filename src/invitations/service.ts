@@ -15,16 +15,19 @@
  *   invitations wait for acceptance like any other;
  * - a developer may leave a team, but not their last one (a developer in no team cannot sign in anywhere);
  *   on PostgreSQL the developer's row is locked first, so two nodes cannot each remove one of their last two.
+ * A team has at most HOOT_MAX_PENDING_INVITATIONS_PER_TEAM invitations waiting; past it a new one is refused
+ * (409 limit_reached) until one is accepted, declined or withdrawn.
  * An invitation is used once: accepting, declining and withdrawing delete it and act only on the row they
  * deleted, so two requests racing for one invitation (on one node or two) cannot both use it.
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import type { ConsoleInvitation } from "../db/schema.ts";
 import { joinTeam, leaveTeam, teamsOf } from "../teams/service.ts";
 import { normalizeEmail } from "../users/email.ts";
 
 type InvitationDeps = Pick<Deps, "store">;
+type InviteDeps = InvitationDeps & { config: Pick<Deps["config"], "maxPendingInvitationsPerTeam"> };
 
 export interface TeamInvitation {
   pk: number;
@@ -47,11 +50,15 @@ export type InviteOutcome =
  * Invites `email` to `teamId` on behalf of `invitedBy`; says whether a new invitation was made, or why not.
  * @example await inviteToTeam(deps, { teamId: 3, email: "ada@example.com", invitedBy: 7 })
  */
-export async function inviteToTeam(deps: InvitationDeps, input: { teamId: number; email: string; invitedBy: number | null }): Promise<InviteOutcome> {
+export async function inviteToTeam(deps: InviteDeps, input: { teamId: number; email: string; invitedBy: number | null }): Promise<InviteOutcome> {
   const email = normalizeEmail(input.email);
   return deps.store.transaction(async (tx): Promise<InviteOutcome> => {
     const existing = await tx.users.findByEmail(email);
     if (existing && (await tx.teams.isMember(existing.id, input.teamId))) return { status: "already_member", email };
+    const pending = await tx.invitations.listForTeam(input.teamId);
+    if (pending.some((invitation) => invitation.email === email)) return { status: "already_invited", email };
+    const cap = deps.config.maxPendingInvitationsPerTeam;
+    if (pending.length >= cap) throw new LimitReached("pending invitations", cap, "HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", "withdraw one, or wait until one is accepted or declined");
     // The unique (team, e-mail) index decides "already invited", also when two nodes invite at once.
     const row = await tx.invitations.insert({ teamId: input.teamId, email, invitedBy: input.invitedBy });
     if (!row) return { status: "already_invited", email };
@@ -60,7 +67,7 @@ export async function inviteToTeam(deps: InvitationDeps, input: { teamId: number
 }
 
 /** The console's invite: 201 with the invitation, or 409 `already_member` / `already_invited`. */
-export async function inviteFromConsole(deps: InvitationDeps, teamId: number, email: string, invitedBy: number): Promise<TeamInvitation> {
+export async function inviteFromConsole(deps: InviteDeps, teamId: number, email: string, invitedBy: number): Promise<TeamInvitation> {
   const outcome = await inviteToTeam(deps, { teamId, email, invitedBy });
   if (outcome.status === "already_member") throw new Conflict(`${outcome.email} is already in this team.`, "already_member");
   if (outcome.status === "already_invited") throw new Conflict(`${outcome.email} is already invited to this team.`, "already_invited");

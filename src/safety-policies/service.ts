@@ -14,7 +14,7 @@
  *   silently overwrite each other.
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import { safetyLibrary } from "../engine/safety/index.ts";
 import type { TeamPolicyBody, TeamPolicyRow } from "../engine/safety/checks.ts";
 import type { SafetyPolicyRow } from "../db/schema.ts";
@@ -24,8 +24,8 @@ import type { TeamPolicyView } from "./model.ts";
 
 type PolicyDeps = Pick<Deps, "store">;
 
-/** Policies one team may keep (each compiles its own terms; a bound keeps memory and listing predictable). */
-export const MAX_POLICIES_PER_TEAM = 100;
+/** Writes also need the cap on policies per team (each compiles its own terms; a bound keeps memory and listing predictable). */
+type WriteDeps = PolicyDeps & { config: Pick<Deps["config"], "maxSafetyPoliciesPerTeam"> };
 
 /** Fields GET shows that PUT accepts back unchanged (so GET -> edit -> PUT round-trips). */
 const READ_ONLY = ["builtin", "created_at", "updated_at"] as const;
@@ -43,18 +43,18 @@ export async function getTeamPolicy(deps: PolicyDeps, teamId: number, name: stri
 }
 
 /** Creates a policy from a POST body (`name` and the policy); 400 `invalid_policy`, 409 `name_taken`. */
-export async function createTeamPolicy(deps: PolicyDeps, teamId: number, body: unknown): Promise<TeamPolicyView> {
+export async function createTeamPolicy(deps: WriteDeps, teamId: number, body: unknown): Promise<TeamPolicyView> {
   const checked = (await safetyLibrary()).validateTeamPolicyCreate(body);
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name, ...policy } = checked.value;
-  return show(await insertNew(deps, teamId, name, policy));
+  return show(await insertNew(deps, teamId, name, policy, deps.config.maxSafetyPoliciesPerTeam));
 }
 
 /**
  * Creates or replaces the team's policy `name` from a PUT body (the policy, optionally with the fields GET
  * shows: `name` must then match, `version` must be the stored one). `created` says which happened.
  */
-export async function putTeamPolicy(deps: PolicyDeps, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
+export async function putTeamPolicy(deps: WriteDeps, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InvalidRequest("The request body must be a JSON object (a team policy).", "invalid_policy");
   const fields = new Map(Object.entries(body));
   const named = fields.get("name");
@@ -71,7 +71,7 @@ export async function putTeamPolicy(deps: PolicyDeps, teamId: number, name: stri
     const current = await tx.safetyPolicies.find(teamId, name);
     if (!current) {
       if (version !== undefined) throw new NotFound("safety policy");
-      return { created: true, policy: show(await insertNew({ store: tx }, teamId, name, policy)) };
+      return { created: true, policy: show(await insertNew({ store: tx }, teamId, name, policy, deps.config.maxSafetyPoliciesPerTeam)) };
     }
     if (version !== undefined && version !== current.version) {
       throw new Conflict(`The policy changed since version ${String(version)} (it is at version ${current.version}); read it again and reapply your edit.`);
@@ -110,10 +110,8 @@ export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name
   return { row: stored };
 }
 
-async function insertNew(deps: PolicyDeps, teamId: number, name: string, policy: TeamPolicyBody): Promise<SafetyPolicyRow> {
-  if ((await deps.store.safetyPolicies.count(teamId)) >= MAX_POLICIES_PER_TEAM) {
-    throw new Conflict(`A team may keep at most ${MAX_POLICIES_PER_TEAM} safety policies; delete one first.`);
-  }
+async function insertNew(deps: PolicyDeps, teamId: number, name: string, policy: TeamPolicyBody, cap: number): Promise<SafetyPolicyRow> {
+  if ((await deps.store.safetyPolicies.count(teamId)) >= cap) throw new LimitReached("safety policies", cap, "HOOT_MAX_SAFETY_POLICIES_PER_TEAM", "delete one first");
   try {
     return await deps.store.safetyPolicies.insert(teamId, name, JSON.stringify(policy));
   } catch (error) {
@@ -142,7 +140,15 @@ function show(row: SafetyPolicyRow): TeamPolicyView {
 }
 
 /** The library's sentences start lowercase ('field "x" ...'); API errors are sentences. */
+// The safety library words its own sentences; where one still carries a schema's message ("expected string to
+// match '^…$'"), only the rule in words reaches the caller (issue 24: no answer quotes a pattern or a schema).
+const POLICY_NAME_RULE = 'must be a policy name of 1 to 64 lower-case letters, digits, "_", "." or "-", starting with a letter or digit';
+
 function sentence(error: string): string {
-  const text = error.charAt(0).toUpperCase() + error.slice(1);
+  // A field name is repeated only when it plainly is one (never a client's odd text, as the HTTP layer does).
+  const unknown = /^unknown field "(.*)"\.?$/i.exec(error);
+  if (unknown && !/^[A-Za-z0-9_.-]{1,64}$/.test(unknown[1] ?? "")) return "The request body has an unknown field.";
+  const worded = /^field "name" /i.test(error) && /to match/i.test(error) ? 'field "name" ' + POLICY_NAME_RULE : error.replace(/ is not valid: expected string to match '.*'$/i, " is not in the documented form").replace(/ is not valid: expected /i, " must be ");
+  const text = worded.charAt(0).toUpperCase() + worded.slice(1);
   return text.endsWith(".") ? text : `${text}.`;
 }

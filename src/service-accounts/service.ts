@@ -1,10 +1,11 @@
 /**
  * Service account rules: names are unique per team; a login-only key is public (it ships inside apps) and
  * is listed in full; a playerCreate key is a backend secret, shown in full only when created. Deleting an
- * account ends its tokens and the sockets of the players it logged in.
+ * account ends its tokens and the sockets of the players it logged in. A team has at most
+ * HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM accounts (409 limit_reached past it).
  */
 import type { Deps } from "../deps.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -19,6 +20,8 @@ export async function createServiceAccount(deps: SaDeps, teamId: number, name: s
   try {
     const row = await deps.store.transaction(async (tx) => {
       if (await tx.serviceAccounts.findByName(teamId, name)) throw taken();
+      const cap = deps.config.maxServiceAccountsPerTeam;
+      if ((await tx.serviceAccounts.list(teamId)).length >= cap) throw new LimitReached("service accounts", cap, "HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "delete one before creating another");
       return tx.serviceAccounts.insert({ teamId, name, playerCreate, keyEnc: deps.secrets.encrypt(apiKey), keyHash: deps.secrets.lookupHash(apiKey) });
     });
     return show(row, apiKey);

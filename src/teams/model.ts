@@ -11,7 +11,7 @@ export type TeamBody = Static<typeof TeamBody>;
 
 export const TeamEnvelope = t.Object({ team: TeamBody });
 
-export const TeamName = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", description: "unique across the deployment" });
+export const TeamName = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", rule: "text with at least one character that is not a space", description: "unique across the deployment" });
 
 export const CreateTeamBody = t.Object({ name: TeamName }, { additionalProperties: false });
 

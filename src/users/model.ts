@@ -14,7 +14,7 @@ export type Me = Static<typeof Me>;
 
 export const RotatedKey = t.Object({ api_key: t.String({ description: "the new developer key; the old one no longer works" }) });
 
-const Name = t.String({ minLength: 1, maxLength: 100, pattern: "\\S" });
+const Name = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", rule: "text with at least one character that is not a space" });
 
 /** A developer as the operator sees them. */
 export const UserBody = t.Object({

@@ -182,13 +182,14 @@ describe("browser SDK over the socket", () => {
     expect(network.unmatched).toEqual([]);
   }, 30_000);
 
-  it("voice input: MediaRecorder's WebM/Opus chunks labelled audio/mpeg at 48 kHz, check_turn after its own VAD hears silence, then interactAudio; the transcript and the reply are played", async () => {
+  it("voice input: MediaRecorder's WebM/Opus chunks as Chromium cuts them (a first chunk of one byte, 0x1A) labelled audio/mpeg at 48 kHz, check_turn after its own VAD hears silence, then interactAudio; the transcript and the reply are played", async () => {
     const { network, player } = await initialize({ prompt: "You are Ollie the owl, a kind friend." });
     const greeting = network.interact({ text: ".", uid: "", kind: "interact", type: "stream" }, {});
     await greeting.done;
     // sendAudio -> addAudio: every 100 ms chunk of the recording (start(100)), btoa of its bytes, `audioConfig`.
     const webm = fixture("puppy.webm");
-    const recording = chunks(webm, Math.ceil(webm.length / 40));
+    // Chromium's first dataavailable chunk is the single byte 0x1A; the rest of the header follows in the next.
+    const recording = [webm.subarray(0, 1), ...chunks(webm.subarray(1), Math.ceil(webm.length / 40))];
     const added = recording.map((chunk) => network.send({ type: "request", kind: "add_audio", audio: Buffer.from(chunk).toString("base64"), uid: "", config: { sampling_rate: 48000, mime_type: "audio/mpeg" } }));
     for (const a of added) expect((await a.done).kind).toBe("add_audio");
     // VadManager's Silence event: checkTurn; ConversationManager calls interactAudio when the answer is false.

@@ -398,7 +398,7 @@ describe("the console API, through the same services as the HTTP API", () => {
       const body = JSON.stringify({ description: "x" });
       const raw = await rawRequest(
         Number(new URL(server.url).port),
-        `PUT /console/api/safety/policies/${name} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nCookie: ${browser.cookie}\r\n` +
+        `PUT /console/api/safety/policies/${name} HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nOrigin: ${server.url}\r\nCookie: ${browser.cookie}\r\n` +
           `X-CSRF-Token: ${browser.csrf}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       );
       expect({ name, status: raw.status }).toEqual({ name, status: 400 });

@@ -148,6 +148,8 @@ describe("voice input: limits and bad audio", () => {
       const text = new TextEncoder().encode("definitely not a recording, just some words in a text file");
       for (const config of [{ mime_type: "audio/ogg", sampling_rate: 16000 }, { mime_type: "audio/mpeg", sampling_rate: 48000 }, undefined]) {
         expect(await probe.request("add_audio", { audio: b64(text), ...(config ? { config } : {}) })).toMatchObject({ kind: "error", code: "invalid_audio", error: expect.stringContaining("could not be read") });
+        // One refusal per utterance: the next attempt starts after clear_audio.
+        expect(await probe.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
       }
       const answers = await upload(probe, chunks(pcm16Bytes(spoken), 3200), { mime_type: "audio/pcm" });
       expect(answers.slice(0, 20).every((a) => a.kind === "add_audio")).toBe(true);

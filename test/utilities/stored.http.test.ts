@@ -65,7 +65,7 @@ describe("/api/configs", () => {
     });
     expect(refs.status).toBe(201);
     const bad: [unknown, string][] = [
-      [{ prompt: "x", temperature: 7 }, 'Field "config.temperature" is not valid'],
+      [{ prompt: "x", temperature: 7 }, 'Field "config.temperature" must be at most 2'],
       [{ prompt: "x", colour: "red" }, 'Unknown field "config.colour"'],
       [{ prompt: { reference: "bad name!" } }, 'Field "config.prompt": "bad name!" is not a reference'],
       [{ utilities: { u: { type: "classify", answers: ["a"] } } }, 'Field "config.utilities.u.classification_question" is required'],

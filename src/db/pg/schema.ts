@@ -206,9 +206,17 @@ export const safetyIncidents = pgTable(
     action: text("action").notNull(),
     direction: text("direction", { enum: ["input", "output"] }).notNull(),
     policy: text("policy").notNull(),
+    // Further incidents of the same player in the same minute past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE,
+    // counted on the last row written instead of one row each.
+    repeats: integer("repeats").notNull().default(0),
     createdAt: createdAt(),
   },
-  (table) => [index("safety_incidents_team").on(table.teamId, table.id), index("safety_incidents_player").on(table.playerId, table.id)],
+  (table) => [
+    index("safety_incidents_team").on(table.teamId, table.id),
+    index("safety_incidents_player").on(table.playerId, table.id),
+    // The retention purge finds old incidents by age.
+    index("safety_incidents_created").on(table.createdAt),
+  ],
 );
 
 // --- Stored configurations and utilities (src/configs) ---

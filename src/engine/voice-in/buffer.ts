@@ -10,6 +10,11 @@
  * Rules it keeps:
  * - a chunk is either accepted whole or refused whole (`invalid_audio`, `audio_buffer_full`, `rate_limited`),
  *   and a refused chunk changes nothing that is buffered;
+ * - chunks may be cut anywhere: bytes too few to tell their format that could begin a signature (Chromium's
+ *   first chunk is the single byte 0x1A) are held, within `maxBytes`, and read with the next chunk;
+ * - a chunk refused as `invalid_audio` is answered once: the signature-less chunks after it (the rest of the
+ *   same utterance) are dropped without a refusal each, until a chunk starts a new stream or clear() runs,
+ *   so one bad header does not turn a whole utterance into refusals that close the socket;
  * - the container is recognised from the bytes (see ./sniff.ts); the label only marks raw PCM;
  * - a chunk that begins a stream (RIFF, EBML, an Ogg BOS page, ID3) ends the previous stream; a chunk with no
  *   signature continues the current container stream; failing that it is raw PCM if labelled so (a change of
@@ -23,7 +28,7 @@ import { type StreamDecoder, type StreamFormat, Mp3Stream, OggStream, PcmStream,
 import { AudioBufferFull, AudioRateLimited, InvalidAudio, VoiceInputError } from "./errors.ts";
 import { encodeWav } from "./pcm.ts";
 import { TARGET_RATE, toInt16 } from "./resample.ts";
-import { type Container, isPcmLabel, sniff } from "./sniff.ts";
+import { type Container, isPcmLabel, mayBeginSignature, sniff } from "./sniff.ts";
 import { TurnDetector, type TurnState } from "./turn.ts";
 import { Vad } from "./vad.ts";
 
@@ -46,8 +51,10 @@ export interface AudioChunkConfig {
 
 export interface AddResult {
   format: StreamFormat;
-  /** Audio this chunk added, ms (0 for a header-only chunk). */
+  /** Audio this chunk added, ms (0 for a header-only chunk, a chunk held until its format shows, or one dropped). */
   addedMs: number;
+  /** The chunk was dropped: it continues an utterance whose start was refused. */
+  dropped?: boolean;
   /** Audio now buffered, ms. */
   bufferedMs: number;
   /** Speech began inside this chunk (the cue for barge-in). */
@@ -66,6 +73,10 @@ export class VoiceBuffer {
   private stream: StreamDecoder | null = null;
   private streamContainer: Container | "pcm" | null = null;
   private pcmRate = 0;
+  /** Bytes held until their format can be told (a chunk cut before the end of its signature). */
+  private pending: Uint8Array | null = null;
+  /** A chunk was refused as invalid_audio: what continues it is dropped, not refused again. */
+  private refused = false;
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -143,6 +154,8 @@ export class VoiceBuffer {
     this.samples = 0;
     this.bytes = 0;
     this.full = false;
+    this.pending = null;
+    this.refused = false;
     this.endStream();
     this.turnDetector.reset();
   }
@@ -163,13 +176,31 @@ export class VoiceBuffer {
       this.full = true;
       throw new AudioBufferFull(this.settings.maxSeconds, this.settings.maxBytes);
     }
-    const stream = this.streamFor(bytes, config);
+    // Held bytes are read with this chunk, as if the client had sent them together.
+    const held = this.pending;
+    const chunk = held ? concat(held, bytes) : bytes;
+    let choice: StreamDecoder | "hold" | "drop";
+    try {
+      choice = this.streamFor(chunk, config);
+    } catch (error) {
+      this.pending = null;
+      if (error instanceof InvalidAudio) this.refused = true;
+      throw error;
+    }
+    if (choice === "hold" || choice === "drop") {
+      this.pending = choice === "hold" ? chunk : null;
+      this.bytes += bytes.length;
+      return { ...this.result(this.stream?.format ?? "pcm", 0, false), ...(choice === "drop" ? { dropped: true } : {}) };
+    }
+    this.pending = null;
+    const stream = choice;
     let decoded: Float32Array;
     try {
-      decoded = await stream.decode(bytes);
+      decoded = await stream.decode(chunk);
     } catch (error) {
       // A stream that failed once cannot be trusted to continue: the next chunk must start a new one.
       if (this.stream === stream) this.endStream();
+      this.refused = true;
       if (error instanceof VoiceInputError) throw error;
       throw new InvalidAudio("the audio stream does not decode");
     }
@@ -205,19 +236,28 @@ export class VoiceBuffer {
     };
   }
 
-  /** The decoder this chunk belongs to: the current stream's, or a new one when the chunk starts a stream. */
-  private streamFor(bytes: Uint8Array, config: AudioChunkConfig): StreamDecoder {
+  /**
+   * The decoder this chunk belongs to: the current stream's, or a new one when the chunk starts a stream;
+   * "hold" when its format cannot be told yet, "drop" when it continues an utterance whose start was refused.
+   */
+  private streamFor(bytes: Uint8Array, config: AudioChunkConfig): StreamDecoder | "hold" | "drop" {
     const pcmLabelled = isPcmLabel(config.mime_type);
+    if (this.stream === null && !pcmLabelled && mayBeginSignature(bytes)) return "hold";
     const found = sniff(bytes, pcmLabelled);
     if (found) {
       const continues = !found.startsStream && this.stream !== null && this.streamContainer === found.container;
       if (continues) return this.stream!;
-      if (found.container === "ogg" && !found.startsStream) throw new InvalidAudio("an Ogg page arrived without the first page of its stream");
+      if (found.container === "ogg" && !found.startsStream) {
+        if (this.refused && this.stream === null) return "drop";
+        throw new InvalidAudio("an Ogg page arrived without the first page of its stream");
+      }
+      this.refused = false;
       return this.startStream(found.container, newDecoder(found.container));
     }
     // Bytes with no signature continue a container stream (WebM clusters, a WAV's samples) whatever the
     // label says: the label is only trusted to mark raw PCM.
     if (this.stream && this.streamContainer !== "pcm") return this.stream;
+    if (this.refused && this.stream === null && !pcmLabelled) return "drop";
     if (pcmLabelled) {
       const rate = pcmRate(config.sampling_rate);
       if (this.stream && this.streamContainer === "pcm" && this.pcmRate === rate) return this.stream;
@@ -256,6 +296,13 @@ export class VoiceBuffer {
     }
     return this.chunks[0];
   }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }
 
 function newDecoder(container: Container): StreamDecoder {

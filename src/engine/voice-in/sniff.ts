@@ -77,6 +77,31 @@ export function sniff(bytes: Uint8Array, pcmLabelled = false): Sniffed | null {
   return null;
 }
 
+/** Signatures a stream may begin with, as far as a chunk cut short could show them. */
+const SIGNATURE_PREFIXES: { bytes: number[]; needs: number }[] = [
+  { bytes: [0x52, 0x49, 0x46, 0x46], needs: 4 }, // RIFF (WAV)
+  { bytes: [0x1a, 0x45, 0xdf, 0xa3], needs: 4 }, // EBML (WebM)
+  { bytes: [0x4f, 0x67, 0x67, 0x53], needs: 6 }, // OggS, and the header type byte that says BOS
+  { bytes: [0x49, 0x44, 0x33], needs: 10 }, // ID3 (MP3)
+];
+
+/**
+ * True when `bytes` are too few to tell their format but could be the start of a signature: the first chunk
+ * Chromium's MediaRecorder delivers is one byte, 0x1A, the start of WebM's EBML header. Such bytes are held
+ * until more arrive instead of being refused.
+ * @example mayBeginSignature(Uint8Array.of(0x1a)) // true
+ */
+export function mayBeginSignature(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false;
+  for (const signature of SIGNATURE_PREFIXES) {
+    if (bytes.length >= signature.needs) continue;
+    const shown = Math.min(bytes.length, signature.bytes.length);
+    if (signature.bytes.slice(0, shown).every((byte, i) => bytes[i] === byte)) return true;
+  }
+  // An MPEG audio frame header is four bytes: FF, then three high bits set.
+  return bytes.length < 4 && bytes[0] === 0xff && (bytes.length < 2 || (bytes[1] & 0xe0) === 0xe0);
+}
+
 const PCM_LABELS = new Set(["audio/pcm", "audio/l16", "audio/raw", "audio/x-raw", "audio/s16le", "audio/x-pcm", "audio/basic-pcm"]);
 
 /** True when a `mime_type` label names raw 16-bit PCM (parameters such as `;rate=16000` are ignored). */

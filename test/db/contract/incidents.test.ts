@@ -20,7 +20,7 @@ contract("incidents repository", ({ store }) => {
     for (const i of written) await store().incidents.insert(i);
     const all = await store().incidents.list(teamId, { before: 0, limit: 10 });
     expect(all.map((r) => r.category)).toEqual(["stranger_danger", "abuse", "self_harm"]);
-    expect(all[0]).toEqual({ id: expect.any(Number), ...written[2]!, createdAt: expect.any(Number) });
+    expect(all[0]).toEqual({ id: expect.any(Number), ...written[2]!, repeats: 0, createdAt: expect.any(Number) });
     const page = await store().incidents.list(teamId, { before: all[0]!.id, limit: 1 });
     expect(page.map((r) => r.category)).toEqual(["abuse"]);
     expect((await store().incidents.list(teamId, { before: 0, limit: 10, playerId: mia.id })).map((r) => r.category)).toEqual(["stranger_danger", "self_harm"]);
@@ -39,5 +39,34 @@ contract("incidents repository", ({ store }) => {
     await store().incidents.deleteOfPlayer(mia.id);
     expect(await store().incidents.list(teamId, { before: 0, limit: 10, playerId: mia.id })).toEqual([]);
     expect(await store().incidents.list(teamId, { before: 0, limit: 10, playerId: leo.id })).toHaveLength(1);
+  });
+
+  it("counts repeats on a player's latest incident only", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const mia = await player(store(), teamId);
+    const leo = await player(store(), teamId);
+    await store().incidents.insert(incident(teamId, mia.id, "self_harm"));
+    await store().incidents.insert(incident(teamId, mia.id, "abuse"));
+    await store().incidents.insert(incident(teamId, leo.id, "abuse"));
+    await store().incidents.addRepeats(mia.id, 5);
+    await store().incidents.addRepeats(mia.id, 2);
+    const rows = await store().incidents.list(teamId, { before: 0, limit: 10 });
+    expect(rows.map((r) => [r.playerId === mia.id ? "mia" : "leo", r.category, r.repeats])).toEqual([
+      ["leo", "abuse", 0],
+      ["mia", "abuse", 7],
+      ["mia", "self_harm", 0],
+    ]);
+  });
+
+  it("deletes incidents recorded before a moment, and not the newer ones", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const mia = await player(store(), teamId);
+    await store().incidents.insert(incident(teamId, mia.id));
+    const [row] = await store().incidents.list(teamId, { before: 0, limit: 1 });
+    // Older rows of other tests may go; this one, recorded at that moment, stays.
+    await store().incidents.deleteBefore(row!.createdAt);
+    expect(await store().incidents.list(teamId, { before: 0, limit: 10 })).toHaveLength(1);
+    expect(await store().incidents.deleteBefore(row!.createdAt + 1)).toBeGreaterThanOrEqual(1);
+    expect(await store().incidents.list(teamId, { before: 0, limit: 10 })).toEqual([]);
   });
 });

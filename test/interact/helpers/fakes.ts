@@ -71,6 +71,9 @@ export const LIMITS: SessionLimits = {
   clockToleranceSeconds: 0,
   closeAtTokenExpiry: false,
   maxSessionMs: 12 * 3600 * 1000,
+  configuration: { maxBytes: 64 * 1024, maxContextKeys: 1000, maxContextDepth: 8 },
+  runsAtOnce: 4,
+  queuedAudioChunks: 64,
 };
 
 export interface Harness {
