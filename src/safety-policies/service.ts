@@ -139,16 +139,13 @@ function show(row: SafetyPolicyRow): TeamPolicyView {
   };
 }
 
-/** The library's sentences start lowercase ('field "x" ...'); API errors are sentences. */
-// The safety library words its own sentences; where one still carries a schema's message ("expected string to
-// match '^…$'"), only the rule in words reaches the caller (issue 24: no answer quotes a pattern or a schema).
-const POLICY_NAME_RULE = 'must be a policy name of 1 to 64 lower-case letters, digits, "_", "." or "-", starting with a letter or digit';
-
+/** The library's sentences start lowercase ('field "x" ...'); API errors are sentences. The library words every rule
+ * itself (issue 24: no answer quotes a pattern or a schema). */
 function sentence(error: string): string {
   // A field name is repeated only when it plainly is one (never a client's odd text, as the HTTP layer does).
   const unknown = /^unknown field "(.*)"\.?$/i.exec(error);
   if (unknown && !/^[A-Za-z0-9_.-]{1,64}$/.test(unknown[1] ?? "")) return "The request body has an unknown field.";
-  const worded = /^field "name" /i.test(error) && /to match/i.test(error) ? 'field "name" ' + POLICY_NAME_RULE : error.replace(/ is not valid: expected string to match '.*'$/i, " is not in the documented form").replace(/ is not valid: expected /i, " must be ");
+  const worded = error.replace(/ is not valid: expected /i, " must be ");
   const text = worded.charAt(0).toUpperCase() + worded.slice(1);
   return text.endsWith(".") ? text : `${text}.`;
 }

@@ -83,6 +83,9 @@ interface FirstError {
   schema: TSchema;
 }
 
+/** The name rule in words, as an answer says it. */
+export const POLICY_NAME_RULE = 'must be a policy name of 1 to 64 lower-case letters, digits, "_", "." or "-", starting with a letter or digit';
+
 function schemaError(first: FirstError | undefined): string {
   if (!first) return "the policy is not valid";
   const path = first.path.split("/").filter(Boolean).join(".") || "policy";
@@ -93,6 +96,9 @@ function schemaError(first: FirstError | undefined): string {
   if (first.type === ValueErrorType.ObjectRequiredProperty) return `field "${path}" is required`;
   if (/^categories\.[a-z_]+(\.(input|output))?$/.test(path)) return `field "${path}" must be one of ${ACTIONS.join(", ")}`;
   if (path === "base") return `field "base" must be "children_strict" or "children_standard"`;
+  // Never a schema's own message ("expected string to match '^…$'"): the rule in words.
+  if (path === "name") return `field "name" ${POLICY_NAME_RULE}`;
+  if (first.type === ValueErrorType.StringPattern) return `field "${path}" is not in the documented form`;
   return `field "${path}" is not valid: ${first.message.toLowerCase()}`;
 }
 
