@@ -13,7 +13,7 @@
  */
 import { foldSameLength, isKnownWord, views, visible } from "./normalize.ts";
 
-export type PiiKind = "phone" | "email" | "address" | "postcode" | "school" | "full_name" | "birthday" | "password" | "card" | "handle";
+export type PiiKind = "phone" | "email" | "address" | "postcode" | "school" | "full_name" | "birthday" | "password" | "card" | "handle" | "id_number";
 
 /** The placeholder each kind is replaced with. */
 export const PLACEHOLDERS: Record<PiiKind, string> = {
@@ -27,6 +27,7 @@ export const PLACEHOLDERS: Record<PiiKind, string> = {
   password: "[password]",
   card: "[card number]",
   handle: "[username]",
+  id_number: "[id number]",
 };
 
 export interface PiiSpan {
@@ -55,8 +56,12 @@ const AMBIGUOUS_STREET = new Set("close way run walk view green park hill path r
 const SCHOOL_FILLER = new Set("old new big small local nearby next my our your their his her the a an at in to go goes going went junior senior middle high primary secondary elementary infant public private catholic christian community village town city school academy year grade class room first second third last best favourite favorite".split(" "));
 
 const RE = {
+  /** A written address with "@": any top-level domain ("ola@wp.pl", "kid@mail.co.za"). */
+  emailAt: /[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\b/gi,
+  /** Student, school, national and game ids: a number (with letters) after the word that names it. */
+  idNumber: /\b(?:student|school|pupil|library|member(?:ship)?|account|player|friend|national|ic|pps|nric|aadhaa?r|ssn|social security|national insurance|ni|passport|u)\s?(?:id|uid|no\.?|number|num|code|card)?\s*(?:number|no\.?|num|code)?\s*(?:is|=|:|-)?\s*([a-z]{0,2}\d[\d -]{4,18}\d[a-z]{0,2}|\d{6,})\b/gi,
   email: /[a-z0-9][a-z0-9._%+-]*\s?(?:@|\(at\)|\[at\]|\s(?:at)\s)\s?[a-z0-9-]+(?:\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?[a-z0-9-]+)*\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?(?:com|net|org|edu|gov|co|uk|us|ca|au|de|fr|io|me|info|biz|nz|ie|in|es|it|nl)\b/gi,
-  phoneGrouped: /(?<![\w.])(?:\+|00)?(?:\d[\s().\-\u2010-\u2015]{0,2}){6,14}\d(?![\w])/g,
+  phoneGrouped: /(?<![\w.])(?:\+|00)?(?:\d[\s().\-\u2010-\u2015]{0,3}){6,14}\d(?![\w])/g,
   phoneWords: new RegExp(`\\b${NUM_WORD}(?:[\\s,.-]+${NUM_WORD}){6,14}\\b`, "gi"),
   cardish: /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g,
   address: new RegExp(`\\b\\d{1,5}[a-z]?,?\\s+(?:(?:[a-z][a-z'.-]*|\\d{1,3}(?:st|nd|rd|th))\\s+){1,3}${STREET}\\b\\.?(?:,?\\s+(?:apt|apartment|flat|unit|#)\\s*\\w+)?`, "gi"),
@@ -137,7 +142,9 @@ function notNameWords(...words: (string | undefined)[]): boolean {
  */
 export function findPii(text: string, contactOnly = false): PiiSpan[] {
   const found: PiiSpan[] = [];
+  found.push(...spans(RE.emailAt, text, "email"));
   found.push(...spans(RE.email, text, "email"));
+  found.push(...spans(RE.idNumber, text, "id_number", 1, (m) => ((m[1] as string).match(DIGITS)?.length ?? 0) >= 6));
   found.push(
     ...spans(RE.cardish, text, "card", 0, (m) => {
       const digits = m[0].replace(/\D/g, "");
