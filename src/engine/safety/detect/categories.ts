@@ -107,6 +107,14 @@ export function pattern(source: string): RegExp {
   return new RegExp(`\\b(?:${body})\\b`);
 }
 
+/**
+ * Alternatives of a rule, one a line in the source (a change is a one-line diff): joined with "|".
+ * @example alt("kill myself", "end my life") // "kill myself|end my life"
+ */
+export function alt(...alternatives: string[]): string {
+  return alternatives.join("|");
+}
+
 /** Shorthand for declaring a rule in a category file. */
 export function rule(category: Category, id: string, on: Rule["on"], tier: Tier, source: string, extra: { unless?: string; also?: string } = {}): Rule {
   return {
