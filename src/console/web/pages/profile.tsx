@@ -231,7 +231,7 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
       {props.singleSignOn ? null : (
         <Notice kind="info">
           You signed in with an API key, so single sign-on may not be configured on this server: invitations take effect once it is (see
-          HOOT_OIDC_ISSUER in the README).
+          HOOT_OIDC_ISSUER in docs/console.md).
         </Notice>
       )}
       {error ? <Notice kind="error">{error}</Notice> : null}
