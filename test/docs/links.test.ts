@@ -20,7 +20,7 @@ function prose(markdown: string): string {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-export function slug(heading: string, seen: Map<string, number>): string {
+function slug(heading: string, seen: Map<string, number>): string {
   const base = heading
     .trim()
     .toLowerCase()
