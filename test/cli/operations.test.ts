@@ -172,11 +172,11 @@ describe("hoot --help", () => {
     expect(res.stdout).not.toContain("see README");
   });
 
-  it("every setting hoot reads is documented in the README, or in docs/limits.md that its Settings section links to", () => {
-    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+  it("every setting hoot reads is documented in docs/settings.md, or in docs/limits.md that it links to", () => {
+    const settings = readFileSync(join(import.meta.dir, "../../docs/settings.md"), "utf8");
     const limits = readFileSync(join(import.meta.dir, "../../docs/limits.md"), "utf8");
-    expect(readme).toContain("(docs/limits.md)");
-    const missing = settingNames().filter((name) => !readme.includes(`\`${name}\``) && !limits.includes(`\`${name}\``));
+    expect(settings).toContain("(limits.md)");
+    const missing = settingNames().filter((name) => !settings.includes(`\`${name}\``) && !limits.includes(`\`${name}\``));
     expect(missing).toEqual([]);
   });
 

@@ -10,7 +10,8 @@ import { cleanEnv, spawnServer } from "../helpers/process.ts";
 
 const root = join(import.meta.dir, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const walkthrough = readme.slice(readme.indexOf("## Five minutes with hoot"), readme.indexOf("## Commands"));
+const walkthroughStart = readme.indexOf("## Five minutes with hoot");
+const walkthrough = readme.slice(walkthroughStart, readme.indexOf("\n## ", walkthroughStart));
 
 /** The first fenced block of `lang` after `marker` in the walk-through. */
 function block(lang: string, marker: string): string {

@@ -1,6 +1,6 @@
 /**
  * The websocket half of the docs cannot drift from the wire: the AsyncAPI document is valid AsyncAPI 3 and
- * names every message the schemas define, and the README's protocol tables list exactly the requests, fields,
+ * names every message the schemas define, and the protocol tables of docs/interact.md list exactly the requests, fields,
  * events, error codes and close codes of those same schemas.
  */
 import { describe, expect, it } from "bun:test";
@@ -13,15 +13,15 @@ import { EventSchemas, FATAL, ResponseSchemas } from "../../src/interact/protoco
 import { api, serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
-const README = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+const PAGE = readFileSync(join(import.meta.dir, "../../docs/interact.md"), "utf8");
 const ENVELOPE = new Set(["type", "kind", "uid", "client_start_time", "server_start_time", "server_end_time", "event"]);
 
-/** The rows of the `nth` table (from 0) under the README heading `### <title>` inside the interact section, as cells. */
+/** The rows of the `nth` table (from 0) under the heading `## <title>` of docs/interact.md, as cells. */
 function table(title: string, nth = 0): string[][] {
-  const section = README.slice(README.indexOf("## The interact websocket"));
-  const start = section.indexOf(`### ${title}\n`);
+  const section = PAGE.slice(PAGE.indexOf("# The interact websocket\n"));
+  const start = section.indexOf(`\n## ${title}\n`);
   expect(start).toBeGreaterThan(-1);
-  const body = section.slice(start + 1);
+  const body = section.slice(start + 2);
   const lines = body.slice(0, body.search(/\n##/) + 1 || undefined).split("\n");
   const tables: string[][] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -44,7 +44,7 @@ function fields(schema: { properties: Record<string, unknown>; required?: string
     .map((key) => (schema.required?.includes(key) ? key : `${key}?`));
 }
 
-describe("README protocol section", () => {
+describe("docs/interact.md, the protocol page", () => {
   it("lists every request kind with its type, fields and answer fields", () => {
     const rows = table("Requests");
     expect(rows.map((r) => names(r[0]!)[0]).sort()).toEqual(Object.keys(RequestSchemas).sort());

@@ -241,7 +241,7 @@ describe("offline PocketSphinx provider", () => {
     voice.close();
   });
 
-  // Debian's pocketsphinx is not installed by CI; this runs where it is (see the README for its word error rate).
+  // Debian's pocketsphinx is not installed by CI; this runs where it is (docs/performance.md has its word error rate).
   it.skipIf(PocketsphinxProvider.find() === null)("recognises a sentence spoken by hoot's own voice (real pocketsphinx)", async () => {
     const voice = await unityBuffer();
     const result = await transcribeBuffer(voice, new PocketsphinxProvider(PocketsphinxProvider.find()!, 30_000), "en");

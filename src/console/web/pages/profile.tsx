@@ -156,34 +156,36 @@ function MyInvitations(props: { onChange: (s: SessionInfo) => void }) {
       <h2>Invitations for you</h2>
       <p>A team invited your e-mail. You join it only if you accept; your key then works for that team too.</p>
       {error ? <Notice kind="error">{error}</Notice> : null}
-      <table id="my-invitations">
-        <caption>Teams that invited you</caption>
-        <thead>
-          <tr>
-            <th scope="col">Team</th>
-            <th scope="col">Invited</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((i) => (
+      <div class="table-wrap">
+        <table id="my-invitations">
+          <caption>Teams that invited you</caption>
+          <thead>
             <tr>
-              <td>{i.team.name}</td>
-              <td>{new Date(i.created_at).toLocaleString()}</td>
-              <td>
-                <button type="button" aria-label={`Accept the invitation to ${i.team.name}`} onClick={() => answer(i, true)}>
-                  Accept
-                </button>{" "}
-                <button type="button" class="secondary" aria-label={`Decline the invitation to ${i.team.name}`} onClick={() => answer(i, false)}>
-                  Decline
-                </button>
-              </td>
+              <th scope="col">Team</th>
+              <th scope="col">Invited</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {items.map((i) => (
+              <tr>
+                <td>{i.team.name}</td>
+                <td>{new Date(i.created_at).toLocaleString()}</td>
+                <td>
+                  <button type="button" aria-label={`Accept the invitation to ${i.team.name}`} onClick={() => answer(i, true)}>
+                    Accept
+                  </button>{" "}
+                  <button type="button" class="secondary" aria-label={`Decline the invitation to ${i.team.name}`} onClick={() => answer(i, false)}>
+                    Decline
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
@@ -229,7 +231,7 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
       {props.singleSignOn ? null : (
         <Notice kind="info">
           You signed in with an API key, so single sign-on may not be configured on this server: invitations take effect once it is (see
-          HOOT_OIDC_ISSUER in the README).
+          HOOT_OIDC_ISSUER in docs/console.md).
         </Notice>
       )}
       {error ? <Notice kind="error">{error}</Notice> : null}
@@ -240,32 +242,34 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
         <button type="submit">Invite</button>
       </form>
       {items && items.length > 0 ? (
-        <table>
-          <caption>Pending invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Invited</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((i) => (
+        <div class="table-wrap">
+          <table>
+            <caption>Pending invitations</caption>
+            <thead>
               <tr>
-                <td>{i.email}</td>
-                <td>{new Date(i.created_at).toLocaleString()}</td>
-                <td>
-                  <CopyButton value={i.email} label={`Copy ${i.email}`} />{" "}
-                  <button type="button" class="secondary" aria-label={`Cancel the invitation of ${i.email}`} onClick={() => cancel(i.pk)}>
-                    Cancel
-                  </button>
-                </td>
+                <th scope="col">E-mail</th>
+                <th scope="col">Invited</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr>
+                  <td>{i.email}</td>
+                  <td>{new Date(i.created_at).toLocaleString()}</td>
+                  <td>
+                    <CopyButton value={i.email} label={`Copy ${i.email}`} />{" "}
+                    <button type="button" class="secondary" aria-label={`Cancel the invitation of ${i.email}`} onClick={() => cancel(i.pk)}>
+                      Cancel
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : items ? (
         <p>No pending invitations.</p>
       ) : null}
