@@ -7,6 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { settingOf } from "./settings.ts";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
@@ -195,8 +196,8 @@ export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems);
 
-  const dataDir = read.string("HOOT_DATA_DIR", "./data");
-  const envLabel = read.string("HOOT_ENV", "dev");
+  const dataDir = read.string("HOOT_DATA_DIR");
+  const envLabel = read.string("HOOT_ENV");
   if (!/^[a-z][a-z0-9]{0,15}$/.test(envLabel)) {
     problems.push(`HOOT_ENV must be a lowercase label of letters and digits (dev, staging, production), got "${envLabel}"`);
   }
@@ -208,89 +209,89 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`HOOT_SECRET_KEY is required when HOOT_ENV is "${envLabel}"`);
   }
 
-  const wsMaxMessageBytes = read.int("HOOT_WS_MAX_MESSAGE_BYTES", 64 * 1024, 256, 16 * 1024 * 1024);
+  const wsMaxMessageBytes = read.int("HOOT_WS_MAX_MESSAGE_BYTES");
   const config: Config = {
-    host: read.string("HOOT_HOST", "127.0.0.1"),
-    port: read.int("HOOT_PORT", 8080, 0, 65535),
+    host: read.string("HOOT_HOST"),
+    port: read.int("HOOT_PORT"),
     dataDir,
     databasePath: read.string("HOOT_DATABASE", join(dataDir, "hoot.db")),
     env: envLabel,
     secretKey,
-    logLevel: read.oneOf("HOOT_LOG_LEVEL", "info", ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const),
-    bodyLimit: read.int("HOOT_BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
-    loginFailuresPerMinute: read.int("HOOT_LOGIN_FAILURES_PER_MINUTE", 10, 1, 100000),
-    tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS", 3600, 1, 86400),
-    clockToleranceSeconds: read.int("HOOT_CLOCK_TOLERANCE_SECONDS", 30, 0, 300),
-    trustProxy: read.bool("HOOT_TRUST_PROXY", false),
+    logLevel: read.oneOf<LogLevel>("HOOT_LOG_LEVEL"),
+    bodyLimit: read.int("HOOT_BODY_LIMIT_BYTES"),
+    loginFailuresPerMinute: read.int("HOOT_LOGIN_FAILURES_PER_MINUTE"),
+    tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS"),
+    clockToleranceSeconds: read.int("HOOT_CLOCK_TOLERANCE_SECONDS"),
+    trustProxy: read.bool("HOOT_TRUST_PROXY"),
 
-    wsAuthTimeoutMs: read.int("HOOT_WS_AUTH_TIMEOUT_MS", 10_000, 10, 600_000),
+    wsAuthTimeoutMs: read.int("HOOT_WS_AUTH_TIMEOUT_MS"),
     wsMaxMessageBytes,
-    wsMessagesPerMinute: read.int("HOOT_WS_MESSAGES_PER_MINUTE", 120, 1, 1_000_000),
-    wsMaxInteractChars: read.int("HOOT_WS_MAX_INTERACT_CHARS", 4000, 1, 1_000_000),
-    wsMaxSocketsPerPlayer: read.int("HOOT_WS_MAX_SOCKETS_PER_PLAYER", 5, 1, 10_000),
-    wsMaxSockets: read.int("HOOT_WS_MAX_SOCKETS", 20_000, 1, 1_000_000),
-    wsMaxUnauthenticatedPerAddress: read.int("HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS", 100, 1, 1_000_000),
-    wsBackpressureLimit: read.int("HOOT_WS_BACKPRESSURE_BYTES", 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    wsMessagesPerMinute: read.int("HOOT_WS_MESSAGES_PER_MINUTE"),
+    wsMaxInteractChars: read.int("HOOT_WS_MAX_INTERACT_CHARS"),
+    wsMaxSocketsPerPlayer: read.int("HOOT_WS_MAX_SOCKETS_PER_PLAYER"),
+    wsMaxSockets: read.int("HOOT_WS_MAX_SOCKETS"),
+    wsMaxUnauthenticatedPerAddress: read.int("HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS"),
+    wsBackpressureLimit: read.int("HOOT_WS_BACKPRESSURE_BYTES"),
 
-    llmProvider: read.oneOf("HOOT_LLM_PROVIDER", "local", ["local", "openai"] as const),
-    llmBaseUrl: read.string("HOOT_LLM_BASE_URL", "https://api.openai.com/v1"),
-    llmApiKey: read.string("HOOT_LLM_API_KEY", ""),
-    llmModel: read.string("HOOT_LLM_MODEL", "gpt-4o-mini"),
-    llmFirstTokenTimeoutMs: read.int("HOOT_LLM_FIRST_TOKEN_TIMEOUT_MS", 15_000, 10, 600_000),
-    llmStallTimeoutMs: read.int("HOOT_LLM_STALL_TIMEOUT_MS", 10_000, 10, 600_000),
-    localTokensPerSecond: read.int("HOOT_LOCAL_TOKENS_PER_SECOND", 30, 0, 100_000),
-    historyBudgetChars: read.int("HOOT_HISTORY_BUDGET_CHARS", 6000, 0, 1_000_000),
-    retentionDays: read.int("HOOT_RETENTION_DAYS", 30, 1, 36500),
-    retentionSweepMs: read.int("HOOT_RETENTION_SWEEP_MS", 3_600_000, 100, 86_400_000),
+    llmProvider: read.oneOf<LlmProviderName>("HOOT_LLM_PROVIDER"),
+    llmBaseUrl: read.string("HOOT_LLM_BASE_URL"),
+    llmApiKey: read.string("HOOT_LLM_API_KEY"),
+    llmModel: read.string("HOOT_LLM_MODEL"),
+    llmFirstTokenTimeoutMs: read.int("HOOT_LLM_FIRST_TOKEN_TIMEOUT_MS"),
+    llmStallTimeoutMs: read.int("HOOT_LLM_STALL_TIMEOUT_MS"),
+    localTokensPerSecond: read.int("HOOT_LOCAL_TOKENS_PER_SECOND"),
+    historyBudgetChars: read.int("HOOT_HISTORY_BUDGET_CHARS"),
+    retentionDays: read.int("HOOT_RETENTION_DAYS"),
+    retentionSweepMs: read.int("HOOT_RETENTION_SWEEP_MS"),
 
-    ttsProvider: read.oneOf("HOOT_TTS_PROVIDER", "local", ["local", "openai"] as const),
-    ttsBaseUrl: read.string("HOOT_TTS_BASE_URL", "https://api.openai.com/v1"),
-    ttsApiKey: read.string("HOOT_TTS_API_KEY", ""),
-    ttsModel: read.string("HOOT_TTS_MODEL", "tts-1"),
+    ttsProvider: read.oneOf<TtsProviderName>("HOOT_TTS_PROVIDER"),
+    ttsBaseUrl: read.string("HOOT_TTS_BASE_URL"),
+    ttsApiKey: read.string("HOOT_TTS_API_KEY"),
+    ttsModel: read.string("HOOT_TTS_MODEL"),
     // The cores this process may run on (its CPU affinity, as `nproc` says), not the machine's.
-    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, availableParallelism()), 1, 256),
-    ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS", 15_000, 10, 600_000),
-    ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS", 0, 0, 100_000),
-    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS", 300, 50, 600_000),
+    ttsWorkers: read.int("HOOT_TTS_WORKERS", Math.max(1, availableParallelism())),
+    ttsTimeoutMs: read.int("HOOT_TTS_TIMEOUT_MS"),
+    ttsMaxTurns: read.int("HOOT_TTS_MAX_TURNS"),
+    ttsMaxLagMs: read.int("HOOT_TTS_MAX_LAG_MS"),
 
     // voice input
-    sttProvider: read.oneOf("HOOT_STT_PROVIDER", "auto", ["auto", "openai", "pocketsphinx", "none"] as const),
-    sttBaseUrl: read.string("HOOT_STT_BASE_URL", ""),
-    sttApiKey: read.string("HOOT_STT_API_KEY", ""),
-    sttModel: read.string("HOOT_STT_MODEL", "whisper-1"),
-    sttTimeoutMs: read.int("HOOT_STT_TIMEOUT_MS", 15_000, 10, 600_000),
-    vadSilenceMs: read.int("HOOT_VAD_SILENCE_MS", 700, 100, 10_000),
-    vadMode: read.int("HOOT_VAD_MODE", 3, 0, 3),
-    audioBufferSeconds: read.int("HOOT_AUDIO_BUFFER_SECONDS", 60, 1, 600),
-    audioBufferBytes: read.int("HOOT_AUDIO_BUFFER_BYTES", 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
-    wsAudioSecondsPerSecond: read.int("HOOT_WS_AUDIO_SECONDS_PER_SECOND", 2, 1, 1000),
-    wsAudioBurstSeconds: read.int("HOOT_WS_AUDIO_BURST_SECONDS", 60, 1, 3600),
+    sttProvider: read.oneOf<SttProviderName>("HOOT_STT_PROVIDER"),
+    sttBaseUrl: read.string("HOOT_STT_BASE_URL"),
+    sttApiKey: read.string("HOOT_STT_API_KEY"),
+    sttModel: read.string("HOOT_STT_MODEL"),
+    sttTimeoutMs: read.int("HOOT_STT_TIMEOUT_MS"),
+    vadSilenceMs: read.int("HOOT_VAD_SILENCE_MS"),
+    vadMode: read.int("HOOT_VAD_MODE"),
+    audioBufferSeconds: read.int("HOOT_AUDIO_BUFFER_SECONDS"),
+    audioBufferBytes: read.int("HOOT_AUDIO_BUFFER_BYTES"),
+    wsAudioSecondsPerSecond: read.int("HOOT_WS_AUDIO_SECONDS_PER_SECOND"),
+    wsAudioBurstSeconds: read.int("HOOT_WS_AUDIO_BURST_SECONDS"),
 
     // accounts
-    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE", false),
+    allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE"),
     // child safety (moderation model)
-    moderationProvider: read.oneOf("HOOT_MODERATION_PROVIDER", "none", ["none", "openai", "guard"] as const),
+    moderationProvider: read.oneOf<ModerationProviderName>("HOOT_MODERATION_PROVIDER"),
     moderationBaseUrl: read.string("HOOT_MODERATION_BASE_URL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1"),
-    moderationApiKey: read.string("HOOT_MODERATION_API_KEY", ""),
+    moderationApiKey: read.string("HOOT_MODERATION_API_KEY"),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
-    moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS", 1500, 50, 60_000),
+    moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS"),
     // utilities
-    utilityTimeoutMs: read.int("HOOT_UTILITY_TIMEOUT_MS", 10_000, 10, 600_000),
-    utilityModel: read.string("HOOT_UTILITY_MODEL", ""),
+    utilityTimeoutMs: read.int("HOOT_UTILITY_TIMEOUT_MS"),
+    utilityModel: read.string("HOOT_UTILITY_MODEL"),
 
     ...readConsoleSettings(read, problems),
 
     // hardening
     corsOrigins: read.origins("HOOT_CORS_ORIGINS"),
     wsOrigins: read.origins("HOOT_WS_ORIGINS"),
-    metricsToken: read.string("HOOT_METRICS_TOKEN", "") || null,
-    dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS", 5000, 10, 600_000),
-    shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS", 10_000, 0, 600_000),
+    metricsToken: read.string("HOOT_METRICS_TOKEN") || null,
+    dbLockTimeoutMs: read.int("HOOT_DB_LOCK_TIMEOUT_MS"),
+    shutdownDrainMs: read.int("HOOT_SHUTDOWN_DRAIN_MS"),
 
     // interact compatibility with the hosted engine's SDKs
-    wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY", false),
-    wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS", 12 * 3600, 10, 7 * 24 * 3600),
-    promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS", 24_000, 2_000, 4_000_000),
+    wsCloseAtTokenExpiry: read.bool("HOOT_WS_CLOSE_AT_TOKEN_EXPIRY"),
+    wsMaxSessionSeconds: read.int("HOOT_WS_MAX_SESSION_SECONDS"),
+    promptBudgetChars: read.int("HOOT_PROMPT_BUDGET_CHARS"),
 
     ...readDatabaseSettings(read, problems, secretKey),
     ...readLimitSettings(read, wsMaxMessageBytes),
@@ -311,9 +312,9 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** The developer console's settings: single sign-on (issuer, client id and public URL together, or none), session lifetimes. */
 function readConsoleSettings(read: Reader, problems: string[]) {
-  const issuer = read.string("HOOT_OIDC_ISSUER", "");
-  const clientId = read.string("HOOT_OIDC_CLIENT_ID", "");
-  const publicUrl = read.string("HOOT_PUBLIC_URL", "").replace(/\/+$/, "");
+  const issuer = read.string("HOOT_OIDC_ISSUER");
+  const clientId = read.string("HOOT_OIDC_CLIENT_ID");
+  const publicUrl = read.string("HOOT_PUBLIC_URL").replace(/\/+$/, "");
   let issuerHost = "";
   if (issuer) {
     const url = parseHttpUrl(issuer);
@@ -336,13 +337,13 @@ function readConsoleSettings(read: Reader, problems: string[]) {
   return {
     oidcIssuer: issuer || null,
     oidcClientId: clientId,
-    oidcClientSecret: read.string("HOOT_OIDC_CLIENT_SECRET", ""),
-    oidcTokenAuthMethod: read.oneOf("HOOT_OIDC_TOKEN_AUTH_METHOD", "client_secret_basic", ["client_secret_basic", "client_secret_post"] as const),
+    oidcClientSecret: read.string("HOOT_OIDC_CLIENT_SECRET"),
+    oidcTokenAuthMethod: read.oneOf<Config["oidcTokenAuthMethod"]>("HOOT_OIDC_TOKEN_AUTH_METHOD"),
     oidcProviderName: read.string("HOOT_OIDC_PROVIDER_NAME", issuerHost),
     publicUrl: publicUrl || null,
-    consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES", 120, 1, 43_200),
-    consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS", 12, 1, 720),
-    signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS", 30, 1, 100_000),
+    consoleSessionIdleMinutes: read.int("HOOT_CONSOLE_SESSION_IDLE_MINUTES"),
+    consoleSessionMaxHours: read.int("HOOT_CONSOLE_SESSION_MAX_HOURS"),
+    signInStartsPerAddress: read.int("HOOT_SIGN_IN_STARTS_PER_ADDRESS"),
   };
 }
 
@@ -350,20 +351,20 @@ function readConsoleSettings(read: Reader, problems: string[]) {
 function readLimitSettings(read: Reader, messageBytes: number) {
   return {
     // The README promises the context "is bounded by the message size": by default it is.
-    configMaxBytes: read.int("HOOT_CONFIG_MAX_BYTES", messageBytes, 256, 16 * 1024 * 1024),
-    configMaxContextKeys: read.int("HOOT_CONFIG_MAX_CONTEXT_KEYS", 1000, 1, 100_000),
-    configMaxContextDepth: read.int("HOOT_CONFIG_MAX_CONTEXT_DEPTH", 8, 1, 32),
-    maxServiceAccountsPerTeam: read.int("HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", 100, 1, 1_000_000),
-    maxPendingInvitationsPerTeam: read.int("HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", 100, 1, 1_000_000),
-    maxConsoleSessionsPerDeveloper: read.int("HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER", 10, 1, 10_000),
-    maxStoredConfigBytesPerTeam: read.int("HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
-    incidentsPerPlayerPerMinute: read.int("HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE", 30, 1, 1_000_000),
-    maxStoredNamesPerKind: read.int("HOOT_MAX_STORED_NAMES_PER_KIND", 1000, 1, 1_000_000),
-    maxStoredVersionsPerName: read.int("HOOT_MAX_STORED_VERSIONS_PER_NAME", 1000, 1, 1_000_000),
-    maxStoredBodyBytes: read.int("HOOT_MAX_STORED_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
-    maxSafetyPoliciesPerTeam: read.int("HOOT_MAX_SAFETY_POLICIES_PER_TEAM", 100, 1, 100_000),
-    wsMaxRunsAtOnce: read.int("HOOT_WS_MAX_RUNS_AT_ONCE", 4, 1, 1000),
-    wsMaxQueuedAudioChunks: read.int("HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS", 64, 1, 100_000),
+    configMaxBytes: read.int("HOOT_CONFIG_MAX_BYTES", messageBytes),
+    configMaxContextKeys: read.int("HOOT_CONFIG_MAX_CONTEXT_KEYS"),
+    configMaxContextDepth: read.int("HOOT_CONFIG_MAX_CONTEXT_DEPTH"),
+    maxServiceAccountsPerTeam: read.int("HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM"),
+    maxPendingInvitationsPerTeam: read.int("HOOT_MAX_PENDING_INVITATIONS_PER_TEAM"),
+    maxConsoleSessionsPerDeveloper: read.int("HOOT_MAX_CONSOLE_SESSIONS_PER_DEVELOPER"),
+    maxStoredConfigBytesPerTeam: read.int("HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM"),
+    incidentsPerPlayerPerMinute: read.int("HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE"),
+    maxStoredNamesPerKind: read.int("HOOT_MAX_STORED_NAMES_PER_KIND"),
+    maxStoredVersionsPerName: read.int("HOOT_MAX_STORED_VERSIONS_PER_NAME"),
+    maxStoredBodyBytes: read.int("HOOT_MAX_STORED_BODY_BYTES"),
+    maxSafetyPoliciesPerTeam: read.int("HOOT_MAX_SAFETY_POLICIES_PER_TEAM"),
+    wsMaxRunsAtOnce: read.int("HOOT_WS_MAX_RUNS_AT_ONCE"),
+    wsMaxQueuedAudioChunks: read.int("HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS"),
   };
 }
 
@@ -372,7 +373,7 @@ function readLimitSettings(read: Reader, messageBytes: number) {
  * PostgreSQL needs HOOT_SECRET_KEY: a key generated into one node's data folder would lock the others out.
  */
 function readDatabaseSettings(read: Reader, problems: string[], secretKey: string | null) {
-  const url = read.string("HOOT_DATABASE_URL", "");
+  const url = read.string("HOOT_DATABASE_URL");
   if (url) {
     let parsed: URL | null = null;
     try {
@@ -388,7 +389,7 @@ function readDatabaseSettings(read: Reader, problems: string[], secretKey: strin
   }
   return {
     databaseUrl: url || null,
-    databasePoolSize: read.int("HOOT_DATABASE_POOL_SIZE", 10, 1, 1000),
+    databasePoolSize: read.int("HOOT_DATABASE_POOL_SIZE"),
   };
 }
 
@@ -429,6 +430,7 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** Reads settings by name; defaults, bounds and choices come from the settings table (settings.ts). */
 class Reader {
   constructor(
     private readonly env: Env,
@@ -440,22 +442,26 @@ class Reader {
     return value === undefined || value.trim() === "" ? undefined : value.trim();
   }
 
-  string(name: string, fallback: string): string {
-    return this.raw(name) ?? fallback;
+  /** A text setting; `fallback` for a default derived from other settings. */
+  string(name: string, fallback?: string): string {
+    return this.raw(name) ?? fallback ?? String(settingOf(name).default ?? "");
   }
 
-  int(name: string, fallback: number, min: number, max: number): number {
+  int(name: string, fallback?: number): number {
+    const { min = 0, max = Number.MAX_SAFE_INTEGER, default: base } = settingOf(name);
+    const otherwise = fallback ?? Number(base);
     const value = this.raw(name);
-    if (value === undefined) return fallback;
+    if (value === undefined) return otherwise;
     const n = Number(value);
     if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
       this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
-      return fallback;
+      return otherwise;
     }
     return n;
   }
 
-  bool(name: string, fallback: boolean): boolean {
+  bool(name: string): boolean {
+    const fallback = settingOf(name).default === true;
     const value = this.raw(name)?.toLowerCase();
     if (value === undefined) return fallback;
     if (["1", "true", "yes", "on"].includes(value)) return true;
@@ -466,6 +472,7 @@ class Reader {
 
   /** A comma-separated list of exact web origins (`https://app.example.com`), or `*`. */
   origins(name: string): string[] {
+    settingOf(name);
     const value = this.raw(name);
     if (value === undefined) return [];
     const list = value.split(",").map((o) => o.trim()).filter(Boolean);
@@ -477,13 +484,15 @@ class Reader {
     return list;
   }
 
-  oneOf<const T extends readonly string[]>(name: string, fallback: T[number], allowed: T): T[number] {
+  /** One of the setting's choices (the table's list is what the type names). */
+  oneOf<T extends string>(name: string): T {
+    const { choices = [], default: fallback } = settingOf(name);
     const value = this.raw(name);
-    if (value === undefined) return fallback;
-    if (!allowed.includes(value)) {
-      this.problems.push(`${name} must be one of ${allowed.join(", ")}, got "${value}"`);
-      return fallback;
+    if (value === undefined) return fallback as T;
+    if (!choices.includes(value)) {
+      this.problems.push(`${name} must be one of ${choices.join(", ")}, got "${value}"`);
+      return fallback as T;
     }
-    return value as T[number];
+    return value as T;
   }
 }
