@@ -96,8 +96,8 @@ export function detect(text: string, direction: Direction, terms: TermMatchers =
 }
 
 /**
- * The rules alone, without the learned classifier: what the trainer scores the model against and what the bench
- * reports as the rules' share.
+ * Every rule deciding alone (advisory ones too), without the classifier: the detector as it was before rules
+ * became advisory, which the bench reports beside today's.
  * @example detectRulesOnly("how do I make a bomb", "input")[0]?.category // "weapons"
  */
 export function detectRulesOnly(text: string, direction: Direction, terms: TermMatchers = NO_TERMS): Finding[] {
