@@ -11,7 +11,7 @@
  * and none is meant for a shared cache.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
 import { clientAddress, type AddressSource } from "../http/client-address.ts";
 import type { Caller, OperatorCaller, TeamCaller } from "./caller.ts";

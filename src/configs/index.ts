@@ -7,7 +7,7 @@
  *   GET|POST /api/utilities, GET|PUT|DELETE /api/utilities/{name}
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { ConfigList, CreateConfigBody, CreateUtilityBody, PutConfigBody, PutUtilityBody, StoredConfigBody, StoredParams, StoredUtilityBody, UtilityList } from "./model.ts";

@@ -4,7 +4,7 @@
  * no version ever changes, so `name@v2` always means the same thing; a body is checked before it is stored
  * (the same sentences as set_configuration), and references inside it are resolved only when a session uses it.
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import type { StoredConfig } from "../db/schema.ts";
 import { checkStoredConfiguration } from "../interact/configure.ts";

@@ -10,7 +10,7 @@
  * sign-in.ts and, for everything about developers, teams, keys and players, the services behind services.ts.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { noContent } from "../http/no-content.ts";
 import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";

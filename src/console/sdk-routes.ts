@@ -6,7 +6,7 @@
  * checks as the console's sign-in; without an issuer both answer 404 `sso_not_configured`.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { AppError, InvalidRequest, SsoNotConfigured, Unauthorized } from "../errors.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";

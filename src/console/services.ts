@@ -4,7 +4,7 @@
  * team rules) as the HTTP API, called from here and nowhere else in src/console, so a rename in those services
  * is fixed in this file alone.
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { AppError, Unauthorized } from "../errors.ts";
 import { login } from "../auth/login/service.ts";
 import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";

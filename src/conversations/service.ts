@@ -5,7 +5,7 @@
  * rows written by older SQLite versions in plain text are still read, and are sealed at the next start
  * (`sealPlainMessages`).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import { rootCause } from "../db/errors.ts";

@@ -5,7 +5,7 @@
  * status. Nothing here knows about features.
  */
 import { Elysia, ValidationError } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { AppError, Conflict, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
 import { isBusyError, isConnectionError, isUniqueViolation, rootCause } from "../db/errors.ts";
 import { describeValidation } from "./validation.ts";

@@ -3,7 +3,7 @@
  * their app can tell a parent. Route: GET /api/safety/incidents (developer token, team-scoped).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { authPlugin } from "../auth/index.ts";
 import { IncidentList, ListIncidentsQuery } from "./model.ts";
 import { listTeamIncidents } from "./service.ts";

@@ -19,7 +19,7 @@
  */
 // prom-client's own module, not its index (which also loads the Pushgateway client: node:http, https, zlib).
 import Counter from "prom-client/lib/counter";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import type { Logger } from "../log.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";

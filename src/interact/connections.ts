@@ -14,7 +14,7 @@
  *   credential is re-checked against the database and the revoked ones close the same way;
  * - shutdown ends every stream with its close, then closes every socket (1001).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import type { Engine } from "../engine/types.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import type { History } from "./history.ts";

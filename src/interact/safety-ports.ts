@@ -2,8 +2,8 @@
  * The app behind a session's safety guard (safety.ts): team policies from src/safety-policies, incidents
  * into src/incidents, and the moderation model the settings name (src/engine-wiring.ts).
  */
-import type { Deps } from "../deps.ts";
-import { buildModeration } from "../engine-wiring.ts";
+import type { Deps } from "../boot/deps.ts";
+import { buildModeration } from "../boot/engine-wiring.ts";
 import { warmUpSafetyLater } from "../engine/safety/index.ts";
 import { incidentRecorder } from "../incidents/service.ts";
 import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";

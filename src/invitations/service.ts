@@ -20,7 +20,7 @@
  * An invitation is used once: accepting, declining and withdrawing delete it and act only on the row they
  * deleted, so two requests racing for one invitation (on one node or two) cannot both use it.
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import type { ConsoleInvitation } from "../db/schema.ts";
 import { joinTeam, leaveTeam, teamsOf } from "../teams/service.ts";

@@ -5,7 +5,7 @@
  * Routes: GET /api/settings.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { authPlugin } from "../auth/index.ts";
 import { SettingsBody } from "./model.ts";
 import { visibleSettings } from "./settings.ts";

@@ -4,7 +4,7 @@
  * token of the old key at once (its version changes or disappears, and every operator token is checked
  * against it on each use).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/index.ts";
 import { isUniqueViolation } from "../db/errors.ts";

@@ -6,7 +6,7 @@
  * `POST /api/players` do not clash in Elysia's router.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerList, PlayerParams } from "./model.ts";

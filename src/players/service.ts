@@ -4,7 +4,7 @@
  * their conversation in the same transaction; deleting or resetting a player ends their tokens and sockets at
  * once (after the change has committed).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { generateKey } from "../auth/index.ts";

@@ -3,7 +3,7 @@
  * team's own (managed under /api/safety-policies). Routes: GET /api/policies.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { authPlugin } from "../auth/index.ts";
 import { listPolicies } from "./catalog.ts";
 

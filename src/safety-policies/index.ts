@@ -4,7 +4,7 @@
  * GET|POST /api/safety-policies, GET|PUT|DELETE /api/safety-policies/{name}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { PolicyParams, PolicyRequestBody, TeamPolicyList, TeamPolicyView } from "./model.ts";

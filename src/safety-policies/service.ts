@@ -13,7 +13,7 @@
  * - a PUT that carries `version` is refused (409) when the stored one has moved on, so two editors cannot
  *   silently overwrite each other.
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import { safetyLibrary } from "../engine/safety/index.ts";
 import type { TeamPolicyBody, TeamPolicyRow } from "../engine/safety/checks.ts";

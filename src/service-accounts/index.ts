@@ -6,7 +6,7 @@
  * (POST /api/users with user_type playerLogin or playerCreate) is routed by users/.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { noContent } from "../http/no-content.ts";
 import { authPlugin } from "../auth/index.ts";
 import { CreateServiceAccountBody, SdkServiceAccountList, ServiceAccountBody, ServiceAccountParams } from "./model.ts";

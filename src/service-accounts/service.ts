@@ -4,7 +4,7 @@
  * account ends its tokens and the sockets of the players it logged in. A team has at most
  * HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM accounts (409 limit_reached past it).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";

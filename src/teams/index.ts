@@ -4,7 +4,7 @@
  * operator), and the operator's POST /api/teams, GET|PATCH|DELETE /api/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
 import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
 import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";

@@ -3,7 +3,7 @@
  * everything that belongs to it (players and their conversations, service accounts, memberships) in one
  * transaction, and every token and socket of it ends at once (after the commit).
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Team } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";

@@ -7,7 +7,7 @@
  * POST|DELETE /api/users/{user_pk}/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { authPlugin, developerId } from "../auth/index.ts";
 import { CreatedUser, CreateUserBody, EditUserBody, InvitedDeveloper, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
 import {

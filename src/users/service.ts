@@ -6,7 +6,7 @@
  * admin command) that created them; a developer of a team can only invite an e-mail (invitations/), never
  * create an account or attach an existing one to a team.
  */
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../boot/deps.ts";
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey, type Caller } from "../auth/index.ts";
 import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";

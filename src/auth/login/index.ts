@@ -4,7 +4,7 @@
  * `Bearer`, the browser SDK `Bearer undefined` or a stale token) and the body alone says who logs in.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../../boot/deps.ts";
 import { LoginBody, LoginResponse } from "./model.ts";
 import { login } from "./service.ts";
 import { clientAddress } from "../../http/client-address.ts";

@@ -8,7 +8,7 @@
  * teams must name one.
  */
 import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../../boot/deps.ts";
 import type { LoginBody, LoginResponse } from "./model.ts";
 
 type LoginDeps = Pick<Deps, "lookups" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
