@@ -14,8 +14,7 @@
  * starts and stops it. On SQLite `cluster` is null.
  */
 import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import type { Store } from "../db/store.ts";
+import type { Database, Store } from "./repositories.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import { createSecrets, type Secrets } from "../auth/secrets.ts";

@@ -21,7 +21,7 @@ import { createDeveloper, rotateDeveloperKeyByEmail } from "../users/service.ts"
 import { createServiceAccount } from "../service-accounts/service.ts";
 import { openDeployment } from "../boot/deployment.ts";
 import { encodeKey } from "../secret-key.ts";
-import { writePrivateFileAtomic } from "../system/private-files.ts";
+import { writePrivateFileAtomic } from "../private-files.ts";
 import { restoreBackup } from "./restore.ts";
 import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
 
