@@ -7,7 +7,7 @@ import { openapi } from "@elysiajs/openapi";
 import type { Deps } from "./deps.ts";
 import { httpPlugin, type Lifecycle } from "../http/plugin.ts";
 import { createBodyGuard } from "../http/body-guard.ts";
-import { loginRoutes } from "../auth/login/index.ts";
+import { loginRoutes } from "../login/index.ts";
 import { credentialGate } from "../auth/index.ts";
 import { usersRoutes } from "../users/index.ts";
 import { playersRoutes } from "../players/index.ts";

@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../boot/deps.ts";
 import { AppError, Unauthorized } from "../errors.ts";
-import { login } from "../auth/login/service.ts";
+import { login } from "../login/service.ts";
 import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
