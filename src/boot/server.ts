@@ -17,6 +17,9 @@ import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
 import type { Engine } from "../engine/types.ts";
 import { buildEngine } from "./engine-wiring.ts";
 import { interactRoutes, type Interact } from "../interact/index.ts";
+import { conversationHistory } from "../interact/history.ts";
+import { storedConfigLookup } from "../configs/repo.ts";
+import { createSafetyPorts } from "./safety-ports.ts";
 import { startRetentionJob } from "../conversations/service.ts";
 import { SERVER_BUSY_TIMEOUT_MS } from "../db/busy.ts";
 import { openDeployment, StartupRefused } from "./deployment.ts";
@@ -64,7 +67,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await database.close();
     throw error;
   }
-  const interact = interactRoutes(deps, engine);
+  // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations, safety.
+  const interact = interactRoutes(deps, engine, {
+    history: conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs),
+    stored: storedConfigLookup(deps.store),
+    safety: createSafetyPorts(deps),
+  });
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin] });
   try {
     // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and
