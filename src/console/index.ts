@@ -10,7 +10,7 @@
  * sign-in.ts and, for everything about developers, teams, keys and players, the services behind services.ts.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../boot/deps.ts";
+import type { ConsoleNeeds } from "./services.ts";
 import { noContent } from "../http/no-content.ts";
 import { CrossSiteRefused, IdentityProviderFailed, InvalidRequest, NotFound, SignInRefused, TooManyRequests, Unauthorized } from "../errors.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";
@@ -61,7 +61,7 @@ const DEFAULT_PROMPT =
 const identifiedEarly = new WeakMap<Request, ConsoleSession>();
 
 /** A console API request's session: from the console's own page for "write", a live session, the CSRF token; else 401/403. */
-async function consoleRequestSession(deps: Deps, request: Request, mode: "read" | "write"): Promise<ConsoleSession> {
+async function consoleRequestSession(deps: ConsoleNeeds, request: Request, mode: "read" | "write"): Promise<ConsoleSession> {
   if (mode === "write" && !fromOwnOrigin(deps, request)) throw new CrossSiteRefused();
   const session = await resolveSession(deps, sessionToken(deps, request));
   if (!session) throw new Unauthorized(NOT_SIGNED_IN);
@@ -80,7 +80,7 @@ interface RouteLike {
  * (or 403) before its body or query is validated. Routes are found by the `consoleSession` security their
  * macro gives them, whose scope says "read" or "write".
  */
-export function consoleCredentialGate(deps: Deps) {
+export function consoleCredentialGate(deps: ConsoleNeeds) {
   const routes = new Map<string, "read" | "write">();
   return {
     learn(list: readonly RouteLike[]): void {
@@ -100,14 +100,14 @@ export function consoleCredentialGate(deps: Deps) {
 }
 
 /** The console (page, sign-in, API) and the SDK's single-sign-on routes. */
-export function consoleRoutes(deps: Deps) {
+export function consoleRoutes(deps: ConsoleNeeds) {
   const oidc = createOidcClient(deps.config);
   // One budget per address for both flows: starting sign-ins needs no credential.
   const starts = signInStartLimiter(deps.config.signInStartsPerAddress);
   return new Elysia({ name: "console" }).use(consolePlugin(deps, oidc, starts)).use(sdkSignInRoutes(deps, oidc, starts));
 }
 
-function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
+function consolePlugin(deps: ConsoleNeeds, oidc: OidcClient | null, starts: FailureLimiter) {
   const address = (request: Request, server: Parameters<typeof clientAddress>[1]) => clientAddress(request, server, deps.config.trustProxy, deps.logger);
 
   return new Elysia({ name: "console-app", detail: { hide: true } })
@@ -371,7 +371,7 @@ function consolePlugin(deps: Deps, oidc: OidcClient | null, starts: FailureLimit
 
 // --- helpers ---
 
-async function describeSession(deps: Deps, session: ConsoleSession) {
+async function describeSession(deps: ConsoleNeeds, session: ConsoleSession) {
   const profile = await services.developerProfile(deps, session.userId);
   const team = profile.teams.find((t) => t.pk === session.teamId);
   if (!team) throw new Unauthorized(NOT_SIGNED_IN);
