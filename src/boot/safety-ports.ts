@@ -5,7 +5,7 @@
  */
 import type { Deps } from "./deps.ts";
 import { buildModeration } from "./engine-wiring.ts";
-import { warmUpSafetyLater } from "../engine/safety/index.ts";
+import { warmUpSafetyLater } from "../engine/index.ts";
 import { incidentRecorder } from "../incidents/service.ts";
 import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";
 import type { SafetyPorts } from "../interact/safety.ts";

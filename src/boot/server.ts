@@ -14,7 +14,7 @@ import { buildDeps, type Deps } from "./deps.ts";
 import { createApp, type App } from "./app.ts";
 import type { Lifecycle } from "../http/plugin.ts";
 import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
-import type { Engine } from "../engine/types.ts";
+import type { Engine } from "../engine/index.ts";
 import { buildEngine } from "./engine-wiring.ts";
 import { interactRoutes, type Interact } from "../interact/index.ts";
 import { conversationHistory } from "../interact/history.ts";

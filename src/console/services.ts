@@ -33,7 +33,7 @@ import { createServiceAccount as createSa, listTeamServiceAccounts, removeServic
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
 import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
 import type { PlayerBody, PlayerList } from "../players/model.ts";
-import { FLITE_VOICES, OPENAI_VOICES } from "../engine/tts/index.ts";
+import { FLITE_VOICES, OPENAI_VOICES } from "../engine/index.ts";
 import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
 import { listTeamPolicies } from "../safety-policies/service.ts";
 import type { TeamPolicyView } from "../safety-policies/model.ts";

@@ -15,7 +15,7 @@ import { retryWhileBusy } from "../db/busy.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import { rootCause } from "../db/errors.ts";
 import type { Logger } from "../log.ts";
-import type { HistoryMessage } from "../engine/types.ts";
+import type { HistoryMessage } from "../engine/index.ts";
 import type { Role } from "./repo.ts";
 
 /** What the conversation service needs: the store, the cipher, and the database (to scrub after deleting). */

@@ -21,7 +21,7 @@ import type { AuthLookups } from "../auth/lookups.ts";
 import type { CallerResolver } from "../auth/caller.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Cluster } from "../cluster/index.ts";
-import type { Engine } from "../engine/types.ts";
+import type { Engine } from "../engine/index.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
 import { voicePorts } from "./voice.ts";

@@ -12,7 +12,7 @@
  * hoot's limit is checked by the session on the raw message, which then says why (`message_too_large`) first.
  */
 import { Elysia } from "elysia";
-import type { Engine } from "../engine/types.ts";
+import type { Engine } from "../engine/index.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { asyncApiDocument } from "./asyncapi.ts";
 import { createConnections, type Connections, type InteractNeeds, type InteractPorts } from "./connections.ts";

@@ -22,8 +22,8 @@
  *    `interrupt`, the interact that uses it, and the socket's close (player deletion closes it);
  *  - nothing thrown in here escapes: every failure becomes an error message on the socket.
  */
-import type { Engine } from "../engine/types.ts";
-import type { EngineLogger } from "../engine/logger.ts";
+import type { Engine } from "../engine/index.ts";
+import type { EngineLogger } from "../engine/index.ts";
 import type { ErrorCode } from "../errors.ts";
 import { interactSettings, turnConfig } from "./configuration.ts";
 import { BackgroundRuns, configuredUtilities, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured, type StoredConfigs } from "./configure.ts";
@@ -34,7 +34,7 @@ import { normaliseTimestamp, nowMicros } from "./times.ts";
 import { runTurn, type RunningTurn } from "./turn.ts";
 import { BUILTIN_ONLY, SessionGuard, type SafetyPorts } from "./safety.ts";
 import { NO_RECOGNISER, SessionVoice, voiceFailure, type VoicePorts } from "./voice.ts";
-import { VoiceInputError } from "../engine/voice-in/errors.ts";
+import { VoiceInputError } from "../engine/index.ts";
 import type { ConfigurationLimits } from "./config-bounds.ts";
 
 /** The transport a session writes to (Bun's ServerWebSocket in production). */

@@ -2,7 +2,7 @@
  * The safety policies a configuration may name, as `GET /api/policies` lists them: the built-in ones
  * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
  */
-import { builtinPolicyEntries } from "../engine/safety/index.ts";
+import { builtinPolicyEntries } from "../engine/index.ts";
 import { teamPolicySummaries, type SafetyPolicyNeeds } from "../safety-policies/service.ts";
 
 export interface PolicyInfo {
