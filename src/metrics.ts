@@ -4,7 +4,7 @@
  * - turns (what issue 18 measures, on the operator's own load): interact -> first text and -> first audio,
  *   the model's first token, the speech queue's wait and each sentence's synthesis time, and turns by outcome
  *   (complete, interrupted, each error code) and speech admissions (admitted, or refused because speech is
- *   busy). src/engine-wiring.ts feeds the turn metrics from the engine's and the speech provider's observers;
+ *   busy). src/boot/engine-wiring.ts feeds the turn metrics from the engine's and the speech provider's observers;
  * - the process (prom-client's default metrics: CPU, memory, event-loop lag, GC, handles).
  *
  * Start-up: the classes come from prom-client's own modules, not its index, which also loads the Pushgateway

@@ -1,9 +1,10 @@
 /**
- * The dependencies every feature receives, built once by server.ts (or cli/admin.ts) and passed to createApp.
- * Services take what they need from here explicitly; nothing reads the environment or globals. This is also
- * where features hand auth the narrow lookups it needs (auth/lookups.ts), so auth never imports a feature.
+ * Every dependency of the app, built once by server.ts (or cli/admin.ts) and passed to createApp. No feature
+ * imports this: each declares the narrow part it needs (`PlayerNeeds`, `AuthNeeds`, ...) and this bag satisfies
+ * them all by its shape. Nothing reads the environment or globals. This is also where features hand auth the
+ * narrow lookups it needs (auth/lookups.ts), so auth never imports a feature.
  *
- * `store` holds every repository (src/db/store.ts); a service that needs a transaction runs
+ * `store` holds every repository (store.ts, repositories.ts); a service that needs a transaction runs
  * `deps.store.transaction(tx => …)` and hands `{ ...deps, store: tx }` to whatever it calls inside.
  * `database` is the rest of the database's surface (readiness, the SQLite write lock, WAL scrubbing, close).
  *
