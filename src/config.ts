@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { settingOf } from "./settings.ts";
+import { decodeBase64, parseHttpUrl, Reader, type Env } from "./config-reader.ts";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
@@ -186,7 +186,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
 
 /**
  * Reads every HOOT_* setting from `env`, applies defaults, and throws one ConfigError listing every bad value.
@@ -393,15 +392,6 @@ function readDatabaseSettings(read: Reader, problems: string[], secretKey: strin
   };
 }
 
-function parseHttpUrl(value: string): URL | null {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
-  } catch {
-    return null;
-  }
-}
-
 /** 127.0.0.0/8, ::1 and localhost: addresses that never leave the machine. */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
@@ -410,89 +400,4 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Environment labels that must never run on a generated secret. */
 export function isProductionLabel(label: string): boolean {
   return label === "production" || label === "prod" || label === "live";
-}
-
-function decodeBase64(value: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return null;
-  try {
-    return Uint8Array.from(Buffer.from(value, "base64"));
-  } catch {
-    return null;
-  }
-}
-
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
-  } catch {
-    return false;
-  }
-}
-
-/** Reads settings by name; defaults, bounds and choices come from the settings table (settings.ts). */
-class Reader {
-  constructor(
-    private readonly env: Env,
-    private readonly problems: string[],
-  ) {}
-
-  private raw(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
-  }
-
-  /** A text setting; `fallback` for a default derived from other settings. */
-  string(name: string, fallback?: string): string {
-    return this.raw(name) ?? fallback ?? String(settingOf(name).default ?? "");
-  }
-
-  int(name: string, fallback?: number): number {
-    const { min = 0, max = Number.MAX_SAFE_INTEGER, default: base } = settingOf(name);
-    const otherwise = fallback ?? Number(base);
-    const value = this.raw(name);
-    if (value === undefined) return otherwise;
-    const n = Number(value);
-    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
-      return otherwise;
-    }
-    return n;
-  }
-
-  bool(name: string): boolean {
-    const fallback = settingOf(name).default === true;
-    const value = this.raw(name)?.toLowerCase();
-    if (value === undefined) return fallback;
-    if (["1", "true", "yes", "on"].includes(value)) return true;
-    if (["0", "false", "no", "off"].includes(value)) return false;
-    this.problems.push(`${name} must be true or false, got "${value}"`);
-    return fallback;
-  }
-
-  /** A comma-separated list of exact web origins (`https://app.example.com`), or `*`. */
-  origins(name: string): string[] {
-    settingOf(name);
-    const value = this.raw(name);
-    if (value === undefined) return [];
-    const list = value.split(",").map((o) => o.trim()).filter(Boolean);
-    for (const origin of list) {
-      if (origin !== "*" && !isOrigin(origin)) {
-        this.problems.push(`${name} must list exact origins such as https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
-      }
-    }
-    return list;
-  }
-
-  /** One of the setting's choices (the table's list is what the type names). */
-  oneOf<T extends string>(name: string): T {
-    const { choices = [], default: fallback } = settingOf(name);
-    const value = this.raw(name);
-    if (value === undefined) return fallback as T;
-    if (!choices.includes(value)) {
-      this.problems.push(`${name} must be one of ${choices.join(", ")}, got "${value}"`);
-      return fallback as T;
-    }
-    return value as T;
-  }
 }

@@ -4,7 +4,7 @@
  * `npm run hoot -- …` and the compiled `dist/hoot`.
  */
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { startServer } from "./server.ts";
+import { startServer } from "./boot/server.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "serve", ...rest] = argv;

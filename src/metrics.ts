@@ -4,7 +4,7 @@
  * - turns (what issue 18 measures, on the operator's own load): interact -> first text and -> first audio,
  *   the model's first token, the speech queue's wait and each sentence's synthesis time, and turns by outcome
  *   (complete, interrupted, each error code) and speech admissions (admitted, or refused because speech is
- *   busy). src/engine-wiring.ts feeds the turn metrics from the engine's and the speech provider's observers;
+ *   busy). src/boot/engine-wiring.ts feeds the turn metrics from the engine's and the speech provider's observers;
  * - the process (prom-client's default metrics: CPU, memory, event-loop lag, GC, handles).
  *
  * Start-up: the classes come from prom-client's own modules, not its index, which also loads the Pushgateway
@@ -15,7 +15,7 @@ import Counter from "prom-client/lib/counter";
 import Gauge from "prom-client/lib/gauge";
 import Histogram from "prom-client/lib/histogram";
 import Registry from "prom-client/lib/registry";
-import { TURN_ERROR_CODES } from "./engine/frames.ts";
+import { TURN_ERROR_CODES } from "./engine/index.ts";
 
 /** Latency buckets (seconds) for the turn histograms: 5 ms to 10 s, dense where a child notices. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2.5, 5, 10];

@@ -12,7 +12,7 @@ import { createHmac, hkdfSync } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { writePrivateFileAtomic } from "./system/private-files.ts";
+import { writePrivateFileAtomic } from "./private-files.ts";
 
 export interface MasterKey {
   key: Uint8Array;

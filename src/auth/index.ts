@@ -3,11 +3,10 @@
  * key strings (keys.ts), encryption at rest and keyed lookup hashes (secrets.ts), access tokens (tokens.ts),
  * presented secret -> credential (credentials.ts), bearer value -> Caller with revocation checked on every
  * use (caller.ts), the `auth` macro every route uses (plugin.ts), failed-login limits (rate-limit.ts), the
- * revocation bus that closes sockets (revocations.ts) and POST /api/auth/login (login/).
+ * revocation bus that closes sockets (revocations.ts). POST /api/auth/login is a feature of its own (src/login/).
  * It reads developers, service accounts, players and teams only through the lookups in lookups.ts, which
  * the features implement; features import auth through this file, never the other way round.
  */
-export { authPlugin, credentialGate, developerId, type Caller, type CallerKind, type OperatorCaller, type TeamCaller } from "./plugin.ts";
+export { authPlugin, credentialGate, developerId, type AuthNeeds, type Caller, type CallerKind, type OperatorCaller, type TeamCaller } from "./plugin.ts";
 export { generateKey, maskKey, parseKey, type KeyKind } from "./keys.ts";
 export type * from "./lookups.ts";
-export { loginRoutes } from "./login/index.ts";

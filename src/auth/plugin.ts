@@ -11,7 +11,11 @@
  * and none is meant for a shared cache.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { CallerResolver } from "./caller.ts";
+import type { LoginLimiter } from "./rate-limit.ts";
 import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
 import { clientAddress, type AddressSource } from "../http/client-address.ts";
 import type { Caller, OperatorCaller, TeamCaller } from "./caller.ts";
@@ -19,7 +23,14 @@ import type { Caller, OperatorCaller, TeamCaller } from "./caller.ts";
 export type CallerKind = Caller["kind"];
 export type { Caller, OperatorCaller, TeamCaller };
 
-type AuthDeps = Pick<Deps, "callers" | "metrics" | "logger" | "loginLimiter" | "config">;
+/** What the auth plugin needs (boot/ hands it the whole set of dependencies, which has all of this). */
+export interface AuthNeeds {
+  callers: CallerResolver;
+  metrics: Pick<Metrics, "authFailures">;
+  logger: Logger;
+  loginLimiter: LoginLimiter;
+  config: Pick<Config, "trustProxy">;
+}
 
 /**
  * The OpenAPI security of a guarded route: a bearer token, or also the developer API key itself where a route
@@ -43,7 +54,7 @@ interface RouteLike {
  * app.ts calls `learn` once the routes exist; the HTTP plugin calls `check` as the body is parsed (and before
  * a query is validated).
  */
-export function credentialGate(deps: AuthDeps) {
+export function credentialGate(deps: AuthNeeds) {
   const identify = callerOf(deps);
   // "METHOD path" -> whether a raw developer key may be the bearer value.
   const routes = new Map<string, boolean>();
@@ -65,7 +76,7 @@ export function credentialGate(deps: AuthDeps) {
 }
 
 /** Registers the `auth` and `access` macros. */
-export function authPlugin(deps: AuthDeps) {
+export function authPlugin(deps: AuthNeeds) {
   const identify = callerOf(deps);
   const callerFor = async (request: Request, server: AddressSource | null, rawKeyAllowed: boolean) => identifiedEarly.get(request) ?? (await identify(request, server, rawKeyAllowed));
   return new Elysia({ name: "hoot-auth" }).macro({
@@ -101,7 +112,7 @@ export function developerId(caller: Caller): number {
   return caller.userId;
 }
 
-function callerOf(deps: AuthDeps) {
+function callerOf(deps: AuthNeeds) {
   return async (request: Request, server: AddressSource | null, rawKeyAllowed: boolean): Promise<Caller> => {
     const header = request.headers.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);

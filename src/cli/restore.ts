@@ -15,7 +15,7 @@ import { dirname } from "node:path";
 import type { Config } from "../config.ts";
 import { createSecrets, safeEqual } from "../auth/secrets.ts";
 import { encodeKey, findMasterKey, keyCheckValue, keyFilePath, readKeyFile } from "../secret-key.ts";
-import { copyPrivateFileAtomic, ensurePrivateDir, writePrivateFileAtomic } from "../system/private-files.ts";
+import { copyPrivateFileAtomic, ensurePrivateDir, writePrivateFileAtomic } from "../private-files.ts";
 
 export interface RestoreRequest {
   from: string;

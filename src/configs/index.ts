@@ -7,9 +7,10 @@
  *   GET|POST /api/utilities, GET|PUT|DELETE /api/utilities/{name}
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { StoredConfigNeeds } from "./service.ts";
 import { noContent } from "../http/no-content.ts";
-import { authPlugin } from "../auth/index.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { ConfigList, CreateConfigBody, CreateUtilityBody, PutConfigBody, PutUtilityBody, StoredConfigBody, StoredParams, StoredUtilityBody, UtilityList } from "./model.ts";
 import { createStored, getStored, listStored, putStored, removeStored, type StoredVersion } from "./service.ts";
 
@@ -17,7 +18,7 @@ const asConfig = ({ body, ...rest }: StoredVersion) => ({ ...rest, config: body 
 const asUtility = ({ body, ...rest }: StoredVersion) => ({ ...rest, utility: body });
 
 /** The /api/configs and /api/utilities controllers. */
-export function configsRoutes(deps: Deps) {
+export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> }) {
   const auth = ["developer"] as ["developer"];
   const params = StoredParams;
   return new Elysia({ name: "configs" })

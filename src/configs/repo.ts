@@ -5,7 +5,7 @@
  * (a PUT adds a version) or deleted with their name.
  */
 import type { StoredConfig } from "../db/schema.ts";
-import type { Store } from "../db/store.ts";
+import type { PlayerRepo } from "../players/repo.ts";
 import type { StoredConfigs } from "../interact/configure.ts";
 
 export type StoredKind = StoredConfig["kind"];
@@ -45,7 +45,7 @@ export interface StoredConfigRepo {
 }
 
 /** What the interact socket may ask: a name in the team of a player (references in a configuration). */
-export function storedConfigLookup(store: Pick<Store, "players" | "storedConfigs">): StoredConfigs {
+export function storedConfigLookup(store: { players: Pick<PlayerRepo, "state">; storedConfigs: StoredConfigRepo }): StoredConfigs {
   return {
     async find(playerId, kind, name, version) {
       const teamId = (await store.players.state(playerId))?.teamId;

@@ -4,7 +4,9 @@
  * no version ever changes, so `name@v2` always means the same thing; a body is checked before it is stored
  * (the same sentences as set_configuration), and references inside it are resolved only when a session uses it.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { StoredConfigRepo } from "./repo.ts";
 import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import type { StoredConfig } from "../db/schema.ts";
 import { checkStoredConfiguration } from "../interact/configure.ts";
@@ -14,8 +16,11 @@ import { isUniqueViolation } from "../db/errors.ts";
 import type { StoredKind } from "./repo.ts";
 import type { StoredSummaryBody } from "./model.ts";
 
-type StoredDeps = Pick<Deps, "store">;
-type WriteDeps = StoredDeps & { config: Pick<Deps["config"], "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> };
+/** What the stored configurations feature needs. */
+export interface StoredConfigNeeds {
+  store: Store<{ storedConfigs: StoredConfigRepo }>;
+}
+type WriteNeeds = StoredConfigNeeds & { config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> };
 
 /** Limits that keep one team from filling the database. */
 
@@ -32,7 +37,7 @@ export interface StoredVersion {
 const WHAT: Record<StoredKind, string> = { config: "stored configuration", utility: "stored utility" };
 
 /** Stores version 1 of a new name; 409 `name_taken` when the team already has it. */
-export async function createStored(deps: WriteDeps, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
+export async function createStored(deps: WriteNeeds, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
   checkName(name);
   const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const taken = () => new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
@@ -52,7 +57,7 @@ export async function createStored(deps: WriteDeps, teamId: number, kind: Stored
 
 /** Stores the next version of a name (version 1 when it is new); `created` says which. */
 export async function putStored(
-  deps: WriteDeps,
+  deps: WriteNeeds,
   teamId: number,
   kind: StoredKind,
   ref: string,
@@ -86,7 +91,7 @@ export async function putStored(
 }
 
 /** `name` (the latest version) or `name@v2`; 404 when the team has no such name or version. */
-export async function getStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): Promise<StoredVersion> {
+export async function getStored(deps: StoredConfigNeeds, teamId: number, kind: StoredKind, ref: string): Promise<StoredVersion> {
   const parsed = parseReference(ref);
   if (parsed === null || parsed === "default") throw new NotFound(WHAT[kind]);
   const stored = deps.store.storedConfigs;
@@ -96,7 +101,7 @@ export async function getStored(deps: StoredDeps, teamId: number, kind: StoredKi
 }
 
 /** The latest version of every name of a kind, ordered by name. */
-export async function listStored(deps: StoredDeps, teamId: number, kind: StoredKind): Promise<StoredSummaryBody[]> {
+export async function listStored(deps: StoredConfigNeeds, teamId: number, kind: StoredKind): Promise<StoredSummaryBody[]> {
   return (await deps.store.storedConfigs.listLatest(teamId, kind)).map((s) => ({
     name: s.name,
     latest_version: s.version,
@@ -107,7 +112,7 @@ export async function listStored(deps: StoredDeps, teamId: number, kind: StoredK
 }
 
 /** Deletes a name and all its versions; 404 when the team has no such name. */
-export async function removeStored(deps: StoredDeps, teamId: number, kind: StoredKind, ref: string): Promise<void> {
+export async function removeStored(deps: StoredConfigNeeds, teamId: number, kind: StoredKind, ref: string): Promise<void> {
   const name = plainName(ref);
   if (!(await deps.store.storedConfigs.deleteName(teamId, kind, name))) throw new NotFound(WHAT[kind]);
 }
@@ -132,7 +137,7 @@ function plainName(ref: string): string {
  * version) past HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM: names, versions and body size are capped too, but their
  * product alone would let one team keep ~130 GB.
  */
-async function checkTeamBytes(deps: WriteDeps, tx: Pick<Deps["store"], "storedConfigs">, teamId: number, text: string): Promise<void> {
+async function checkTeamBytes(deps: WriteNeeds, tx: { storedConfigs: StoredConfigRepo }, teamId: number, text: string): Promise<void> {
   const cap = deps.config.maxStoredConfigBytesPerTeam;
   const stored = await tx.storedConfigs.totalBytes(teamId);
   if (stored + Buffer.byteLength(text) > cap) {
@@ -141,7 +146,7 @@ async function checkTeamBytes(deps: WriteDeps, tx: Pick<Deps["store"], "storedCo
 }
 
 /** 409 limit_reached when the team already keeps HOOT_MAX_STORED_NAMES_PER_KIND names of this kind. */
-async function checkNameCount(deps: WriteDeps, tx: Pick<Deps["store"], "storedConfigs">, teamId: number, kind: StoredKind): Promise<void> {
+async function checkNameCount(deps: WriteNeeds, tx: { storedConfigs: StoredConfigRepo }, teamId: number, kind: StoredKind): Promise<void> {
   const cap = deps.config.maxStoredNamesPerKind;
   if ((await tx.storedConfigs.countNames(teamId, kind)) >= cap) throw new LimitReached(`${WHAT[kind]}s`, cap, "HOOT_MAX_STORED_NAMES_PER_KIND", "delete some first");
 }

@@ -6,7 +6,7 @@
  * checks as the console's sign-in; without an issuer both answer 404 `sso_not_configured`.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { ConsoleNeeds } from "./services.ts";
 import { AppError, InvalidRequest, SsoNotConfigured, Unauthorized } from "../errors.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";
@@ -17,7 +17,7 @@ import * as services from "./services.ts";
 import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
 
 /** The Python SDK's `login_with_google` routes, served with whatever issuer is configured. */
-export function sdkSignInRoutes(deps: Deps, oidc: OidcClient | null, starts: FailureLimiter) {
+export function sdkSignInRoutes(deps: ConsoleNeeds, oidc: OidcClient | null, starts: FailureLimiter) {
   return new Elysia({ name: "console-sdk-sign-in", detail: { tags: ["Authentication"] } })
     .post(
       "/api/auth/login/google/app",

@@ -4,23 +4,73 @@
  * team rules) as the HTTP API, called from here and nowhere else in src/console, so a rename in those services
  * is fixed in this file alone.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Store } from "../db/store.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
+import type { CallerResolver } from "../auth/caller.ts";
+import type { CredentialStore } from "../auth/credentials.ts";
+import type { LoginLimiter } from "../auth/rate-limit.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { ConversationRepo } from "../conversations/repo.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import type { InvitationRepo } from "../invitations/repo.ts";
+import type { PlayerRepo } from "../players/repo.ts";
+import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
+import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
+import type { TeamRepo } from "../teams/repo.ts";
+import type { UserRepo } from "../users/repo.ts";
+import type { ConsoleRepo } from "./repo.ts";
 import { AppError, Unauthorized } from "../errors.ts";
-import { login } from "../auth/login/service.ts";
+import { login } from "../login/service.ts";
 import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
 import { teamsOf as teamsOfUser } from "../teams/service.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
 import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
 import type { PlayerBody, PlayerList } from "../players/model.ts";
-import { FLITE_VOICES, OPENAI_VOICES } from "../engine/tts/index.ts";
+import { FLITE_VOICES, OPENAI_VOICES } from "../engine/index.ts";
 import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
 import { listTeamPolicies } from "../safety-policies/service.ts";
 import type { TeamPolicyView } from "../safety-policies/model.ts";
 import { listTeamIncidents } from "../incidents/service.ts";
 import type { IncidentBody } from "../incidents/model.ts";
 
-export type ConsoleDeps = Deps;
+/** The repositories the console reaches, its own and those of the features it fronts. */
+export type ConsoleRepositories = {
+  console: ConsoleRepo;
+  users: UserRepo;
+  teams: TeamRepo;
+  serviceAccounts: ServiceAccountRepo;
+  invitations: InvitationRepo;
+  players: PlayerRepo;
+  conversations: ConversationRepo;
+  incidents: IncidentRepo;
+  safetyPolicies: SafetyPolicyRepo;
+};
+
+/**
+ * What the console needs: it fronts most features (through this file) and signs developers in, so it needs most
+ * of what they need, but never the conversation cipher or the cluster.
+ */
+export interface ConsoleNeeds {
+  config: Config;
+  store: Store<ConsoleRepositories>;
+  database: Pick<Database, "scrubDeletedData">;
+  logger: Logger;
+  metrics: Pick<Metrics, "authFailures">;
+  secrets: Secrets;
+  lookups: AuthLookups;
+  tokens: TokenService;
+  credentials: CredentialStore;
+  callers: CallerResolver;
+  loginLimiter: LoginLimiter;
+  revocations: RevocationBus;
+}
 export type { PlayerBody, PlayerList, ServiceAccountBody };
 
 export interface TeamRef {
@@ -45,45 +95,45 @@ export interface KeySignIn {
 // --- developers and teams ---
 
 /** The developer with this (lower-cased) e-mail, or null. */
-export async function findDeveloperByEmail(deps: ConsoleDeps, email: string): Promise<{ id: number; keyVersion: number } | null> {
+export async function findDeveloperByEmail(deps: ConsoleNeeds, email: string): Promise<{ id: number; keyVersion: number } | null> {
   const user = await deps.store.users.findByEmail(email);
   return user ? { id: user.id, keyVersion: user.keyVersion } : null;
 }
 
 /** Name, e-mail and teams of a developer (without the key). */
-export async function developerProfile(deps: ConsoleDeps, userId: number): Promise<DeveloperProfile> {
+export async function developerProfile(deps: ConsoleNeeds, userId: number): Promise<DeveloperProfile> {
   const me = await describeMe(deps, userId);
   return { pk: me.pk, name: me.name, email: me.email, teams: me.teams };
 }
 
 /** The developer's API key, in full. */
-export async function developerKey(deps: ConsoleDeps, userId: number): Promise<string> {
+export async function developerKey(deps: ConsoleNeeds, userId: number): Promise<string> {
   return (await describeMe(deps, userId)).api_key;
 }
 
 /** Rotates the developer's key (ending every token it minted); the new key and version. */
-export async function rotateDeveloperKey(deps: ConsoleDeps, userId: number): Promise<{ apiKey: string; keyVersion: number }> {
+export async function rotateDeveloperKey(deps: ConsoleNeeds, userId: number): Promise<{ apiKey: string; keyVersion: number }> {
   const { user, apiKey } = await rotateKey(deps, userId);
   return { apiKey, keyVersion: user.keyVersion };
 }
 
 /** The developer's current key version, or null when the developer is gone. */
-export function developerKeyVersion(deps: ConsoleDeps, userId: number): Promise<number | null> {
+export function developerKeyVersion(deps: ConsoleNeeds, userId: number): Promise<number | null> {
   return deps.store.users.keyVersion(userId);
 }
 
 /** The developer's teams, oldest first. */
-export function teamsOf(deps: ConsoleDeps, userId: number): Promise<TeamRef[]> {
+export function teamsOf(deps: ConsoleNeeds, userId: number): Promise<TeamRef[]> {
   return teamsOfUser(deps, userId);
 }
 
 /** Whether the developer belongs to the team. */
-export function isMember(deps: ConsoleDeps, userId: number, teamId: number): Promise<boolean> {
+export function isMember(deps: ConsoleNeeds, userId: number, teamId: number): Promise<boolean> {
   return deps.store.teams.isMember(userId, teamId);
 }
 
 /** Creates the developer account of an invited e-mail at its first single sign-on (in no team yet); their user id. */
-export async function registerInvitedDeveloper(deps: ConsoleDeps, input: { email: string; name: string }): Promise<number> {
+export async function registerInvitedDeveloper(deps: ConsoleNeeds, input: { email: string; name: string }): Promise<number> {
   return (await registerDeveloper(deps, input)).pk;
 }
 
@@ -107,7 +157,7 @@ export {
  * Checks a developer API key exactly as `POST /api/auth/login` does (same limits, same errors); a developer in
  * several teams who names none is signed in to their first team (they can switch in the console).
  */
-export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName: string | undefined, client: string): Promise<KeySignIn> {
+export async function signInWithKey(deps: ConsoleNeeds, apiKey: string, teamName: string | undefined, client: string): Promise<KeySignIn> {
   // Only developer keys open the console; a service key would get a service token from the login service.
   if (deps.credentials.kindOf(apiKey) !== "dk") throw new Unauthorized();
   let issued;
@@ -127,7 +177,7 @@ export async function signInWithKey(deps: ConsoleDeps, apiKey: string, teamName:
 }
 
 /** A developer access token for the developer in `teamId`, through the login service. */
-export async function developerToken(deps: ConsoleDeps, userId: number, teamId: number, client: string): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
+export async function developerToken(deps: ConsoleNeeds, userId: number, teamId: number, client: string): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
   const team = (await teamsOf(deps, userId)).find((t) => t.pk === teamId);
   if (!team) throw new Unauthorized();
   return login(deps, { api_key: await developerKey(deps, userId), team_name: team.name }, client);
@@ -136,17 +186,17 @@ export async function developerToken(deps: ConsoleDeps, userId: number, teamId: 
 // --- service accounts ---
 
 /** The team's service-account keys (playerCreate keys masked). */
-export function listServiceAccounts(deps: ConsoleDeps, teamId: number): Promise<ServiceAccountBody[]> {
+export function listServiceAccounts(deps: ConsoleNeeds, teamId: number): Promise<ServiceAccountBody[]> {
   return listTeamServiceAccounts(deps, teamId);
 }
 
 /** Creates a service-account key; the answer holds the key in full. */
-export function createServiceAccount(deps: ConsoleDeps, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
+export function createServiceAccount(deps: ConsoleNeeds, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
   return createSa(deps, teamId, name, playerCreate);
 }
 
 /** Deletes the team's service account (404 for another team's). */
-export function deleteServiceAccount(deps: ConsoleDeps, teamId: number, id: number): Promise<void> {
+export function deleteServiceAccount(deps: ConsoleNeeds, teamId: number, id: number): Promise<void> {
   return removeServiceAccount(deps, teamId, id);
 }
 
@@ -161,7 +211,7 @@ export interface ConsolePlayers {
 }
 
 /** The players service (create, list, get, reset, delete), team-scoped like the API. */
-export function players(deps: ConsoleDeps): ConsolePlayers {
+export function players(deps: ConsoleNeeds): ConsolePlayers {
   return {
     create: (teamId, externalId) => createPlayer(deps, teamId, externalId),
     list: (teamId, after, limit) => listTeamPlayers(deps, teamId, after, limit),
@@ -179,7 +229,7 @@ export const PLAYGROUND_KEY_NAME = "console playground";
  * player's federated id, through the login service. A team without a login-only key gets one named
  * "console playground" (listed under Authentication like any other).
  */
-export async function playerToken(deps: ConsoleDeps, teamId: number, playerPk: number, client: string): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
+export async function playerToken(deps: ConsoleNeeds, teamId: number, playerPk: number, client: string): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
   const player = await players(deps).get(teamId, playerPk);
   let key = (await listServiceAccounts(deps, teamId)).find((sa) => !sa.permissions.includes("playerCreate"));
   let createdKey = false;
@@ -201,24 +251,24 @@ export async function playerToken(deps: ConsoleDeps, teamId: number, playerPk: n
 // --- what the engine offers ---
 
 /** Voice ids the configured speech provider knows. */
-export function voices(deps: ConsoleDeps): string[] {
+export function voices(deps: ConsoleNeeds): string[] {
   return deps.config.ttsProvider === "openai" ? [...OPENAI_VOICES] : FLITE_VOICES.map((v) => v.id);
 }
 
 // --- safety: the same services as GET /api/policies, /api/safety-policies and /api/safety/incidents ---
 
 /** The policies a configuration may name: the built-in ones, then the team's own. */
-export function policies(deps: ConsoleDeps, teamId: number): Promise<PolicyInfo[]> {
+export function policies(deps: ConsoleNeeds, teamId: number): Promise<PolicyInfo[]> {
   return listPolicies(deps, teamId);
 }
 
 /** The team's own safety policies. */
-export function teamPolicies(deps: ConsoleDeps, teamId: number): Promise<TeamPolicyView[]> {
+export function teamPolicies(deps: ConsoleNeeds, teamId: number): Promise<TeamPolicyView[]> {
   return listTeamPolicies(deps, teamId);
 }
 
 /** The team's latest incidents, newest first. */
-export async function recentIncidents(deps: ConsoleDeps, teamId: number): Promise<IncidentBody[]> {
+export async function recentIncidents(deps: ConsoleNeeds, teamId: number): Promise<IncidentBody[]> {
   return (await listTeamIncidents(deps, teamId, { limit: 50 })).incidents;
 }
 

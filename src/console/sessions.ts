@@ -13,7 +13,7 @@
  *   keyed hash, so it is never stored) and, when the browser says where it comes from, come from the
  *   console's own origin.
  */
-import type { ConsoleDeps } from "./services.ts";
+import type { ConsoleNeeds } from "./services.ts";
 import { developerKeyVersion, isMember } from "./services.ts";
 import { safeEqual } from "../auth/secrets.ts";
 
@@ -37,7 +37,7 @@ export function randomToken(): string {
 
 /** Starts a session; returns the cookie value and the session. */
 export async function createSession(
-  deps: ConsoleDeps,
+  deps: ConsoleNeeds,
   input: { userId: number; teamId: number; keyVersion: number; method: "oidc" | "api_key" },
 ): Promise<{ token: string; session: ConsoleSession }> {
   const now = Date.now();
@@ -51,7 +51,7 @@ export async function createSession(
 }
 
 /** The live session behind a cookie value, or null (and the row is deleted when it has ended). */
-export async function resolveSession(deps: ConsoleDeps, token: string | null): Promise<ConsoleSession | null> {
+export async function resolveSession(deps: ConsoleNeeds, token: string | null): Promise<ConsoleSession | null> {
   if (!token || token.length > 100) return null;
   const row = await deps.store.console.findSessionByHash(deps.secrets.lookupHash(token));
   if (!row) return null;
@@ -71,12 +71,12 @@ export async function resolveSession(deps: ConsoleDeps, token: string | null): P
 }
 
 /** Ends a session (sign-out). */
-export function endSession(deps: ConsoleDeps, session: ConsoleSession): Promise<void> {
+export function endSession(deps: ConsoleNeeds, session: ConsoleSession): Promise<void> {
   return deps.store.console.deleteSession(session.id);
 }
 
 /** Ends the session this request already carries, if any (a new sign-in replaces it rather than adding one). */
-export async function endPresentedSession(deps: ConsoleDeps, request: Request): Promise<void> {
+export async function endPresentedSession(deps: ConsoleNeeds, request: Request): Promise<void> {
   const token = sessionToken(deps, request);
   if (!token || token.length > 100) return;
   const row = await deps.store.console.findSessionByHash(deps.secrets.lookupHash(token));
@@ -84,13 +84,13 @@ export async function endPresentedSession(deps: ConsoleDeps, request: Request): 
 }
 
 /** Points a session at another team of its developer. */
-export async function switchTeam(deps: ConsoleDeps, session: ConsoleSession, teamId: number): Promise<ConsoleSession> {
+export async function switchTeam(deps: ConsoleNeeds, session: ConsoleSession, teamId: number): Promise<ConsoleSession> {
   await deps.store.console.setSessionTeam(session.id, teamId);
   return { ...session, teamId };
 }
 
 /** After the developer rotated their key from this session: this session lives on, every other one ends. */
-export async function keepAfterRotation(deps: ConsoleDeps, session: ConsoleSession, keyVersion: number): Promise<void> {
+export async function keepAfterRotation(deps: ConsoleNeeds, session: ConsoleSession, keyVersion: number): Promise<void> {
   await deps.store.transaction(async (tx) => {
     await tx.console.setSessionKeyVersion(session.id, keyVersion);
     await tx.console.deleteOtherSessions(session.userId, session.id);
@@ -102,19 +102,19 @@ export function csrfMatches(session: ConsoleSession, presented: string | null): 
   return presented !== null && safeEqual(presented, session.csrfToken);
 }
 
-function csrfToken(deps: ConsoleDeps, token: string): string {
+function csrfToken(deps: ConsoleNeeds, token: string): string {
   // A different input from the stored hash, so the database alone cannot produce a valid CSRF token.
   return deps.secrets.lookupHash(`console-csrf:${token}`);
 }
 
-function lifetimes(deps: ConsoleDeps): { idleMs: number; maxMs: number } {
+function lifetimes(deps: ConsoleNeeds): { idleMs: number; maxMs: number } {
   return { idleMs: deps.config.consoleSessionIdleMinutes * 60_000, maxMs: deps.config.consoleSessionMaxHours * 3_600_000 };
 }
 
 // --- cookies ---
 
 /** Whether the console is served over https (then cookies are Secure and `__Host-` prefixed). */
-export function isSecure(deps: ConsoleDeps, request: Request): boolean {
+export function isSecure(deps: ConsoleNeeds, request: Request): boolean {
   const origin = deps.config.publicUrl ?? new URL(request.url).origin;
   return origin.startsWith("https:");
 }
@@ -142,24 +142,24 @@ export function readCookie(request: Request, name: string): string | null {
 }
 
 /** The session cookie of a signed-in browser. */
-export function sessionCookie(deps: ConsoleDeps, request: Request, token: string): string {
+export function sessionCookie(deps: ConsoleNeeds, request: Request, token: string): string {
   const secure = isSecure(deps, request);
   return serializeCookie(cookieName(SESSION_COOKIE, secure), token, secure, deps.config.consoleSessionMaxHours * 3600);
 }
 
 /** A Set-Cookie value that removes the session cookie. */
-export function clearSessionCookie(deps: ConsoleDeps, request: Request): string {
+export function clearSessionCookie(deps: ConsoleNeeds, request: Request): string {
   const secure = isSecure(deps, request);
   return serializeCookie(cookieName(SESSION_COOKIE, secure), "", secure, 0);
 }
 
 /** The session token this request carries, or null. */
-export function sessionToken(deps: ConsoleDeps, request: Request): string | null {
+export function sessionToken(deps: ConsoleNeeds, request: Request): string | null {
   return readCookie(request, cookieName(SESSION_COOKIE, isSecure(deps, request)));
 }
 
 /** The console's own origin: HOOT_PUBLIC_URL, else the origin the request was addressed to. */
-export function consoleOrigin(deps: ConsoleDeps, request: Request): string {
+export function consoleOrigin(deps: ConsoleNeeds, request: Request): string {
   return deps.config.publicUrl ?? new URL(request.url).origin;
 }
 
@@ -168,7 +168,7 @@ export function consoleOrigin(deps: ConsoleDeps, request: Request): string {
  * `Origin` must be the console's origin and a present `Sec-Fetch-Site` must be `same-origin`. (Other ports of
  * the same host are "same site" for cookies, which is why the origin itself is compared.)
  */
-export function fromOwnOrigin(deps: ConsoleDeps, request: Request): boolean {
+export function fromOwnOrigin(deps: ConsoleNeeds, request: Request): boolean {
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== consoleOrigin(deps, request)) return false;
   const site = request.headers.get("sec-fetch-site");

@@ -17,7 +17,7 @@
  * for exactly this verified e-mail, and the new key is known to nobody else); anyone else is refused with a
  * sentence saying what to do.
  */
-import type { ConsoleDeps } from "./services.ts";
+import type { ConsoleNeeds } from "./services.ts";
 import { developerKeyVersion, findDeveloperByEmail, isInvited, joinFirstInvitingTeam, registerInvitedDeveloper, teamsOf } from "./services.ts";
 import type { Identity, OidcClient } from "./oidc.ts";
 import { randomToken } from "./sessions.ts";
@@ -53,7 +53,7 @@ export class UnknownSignIn extends Error {
  * `starts` and `client` limit how many one address may start (429 past that).
  */
 export async function beginSignIn(
-  deps: ConsoleDeps,
+  deps: ConsoleNeeds,
   oidc: OidcClient,
   purpose: "console" | "sdk",
   redirectUri: string,
@@ -86,7 +86,7 @@ export async function beginSignIn(
  * who signed in. Throws UnknownSignIn, SignInFailed (provider), or IdentityProviderFailed.
  */
 export async function finishSignIn(
-  deps: ConsoleDeps,
+  deps: ConsoleNeeds,
   oidc: OidcClient,
   purpose: "console" | "sdk",
   params: URLSearchParams,
@@ -103,7 +103,7 @@ export async function finishSignIn(
 }
 
 /** Lets a signed-in identity in as a developer (a new one joins the team that invited them), or throws SignInRefused. */
-export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admitted> {
+export async function admit(deps: ConsoleNeeds, identity: Identity): Promise<Admitted> {
   const email = identity.email;
   if (!email || !identity.emailVerified) {
     throw new SignInRefused(
@@ -124,7 +124,7 @@ export async function admit(deps: ConsoleDeps, identity: Identity): Promise<Admi
   }
 }
 
-function admitVerified(deps: ConsoleDeps, email: string, name: string): Promise<Admitted> {
+function admitVerified(deps: ConsoleNeeds, email: string, name: string): Promise<Admitted> {
   return deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     const existing = await findDeveloperByEmail(inTx, email);

@@ -5,22 +5,34 @@
  * rows written by older SQLite versions in plain text are still read, and are sealed at the next start
  * (`sealPlainMessages`).
  */
-import type { Deps } from "../deps.ts";
+import type { Database } from "../db/database.ts";
+import type { Store } from "../db/store.ts";
+import type { Cluster } from "../cluster/index.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import type { TextCipher } from "./cipher.ts";
+import type { ConversationRepo } from "./repo.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import { rootCause } from "../db/errors.ts";
 import type { Logger } from "../log.ts";
-import type { HistoryMessage } from "../engine/types.ts";
+import type { HistoryMessage } from "../engine/index.ts";
 import type { Role } from "./repo.ts";
 
 /** What the conversation service needs: the store, the cipher, and the database (to scrub after deleting). */
-export type ConversationDeps = Pick<Deps, "store" | "textCipher" | "database">;
+/** What the conversations feature needs (the retention job also deletes old incidents). */
+export interface ConversationNeeds {
+  store: Pick<Store<{ conversations: ConversationRepo; incidents: IncidentRepo }>, "conversations" | "incidents">;
+  textCipher: TextCipher;
+  database: Pick<Database, "scrubDeletedData">;
+  cluster: Pick<Cluster, "exclusive"> | null;
+}
+
 
 // Rows fetched per turn: enough to fill the budget with short messages, never the whole table.
 const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
 
 /** The newest messages of a player that fit `budgetChars`, oldest first. */
-export async function loadHistory(deps: Pick<Deps, "store" | "textCipher">, playerId: number, budgetChars: number): Promise<HistoryMessage[]> {
+export async function loadHistory(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, budgetChars: number): Promise<HistoryMessage[]> {
   if (budgetChars <= 0) return [];
   const out: HistoryMessage[] = [];
   let used = 0;
@@ -36,7 +48,7 @@ export async function loadHistory(deps: Pick<Deps, "store" | "textCipher">, play
 }
 
 /** Stores one finished turn: the child's words (unless the turn had none) and what was actually sent back. */
-export async function recordTurn(deps: Pick<Deps, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string): Promise<void> {
+export async function recordTurn(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string): Promise<void> {
   const messages: { role: Role; sealed: Buffer }[] = [];
   if (userText !== null) messages.push({ role: "user", sealed: deps.textCipher.seal(userText, playerId, "user") });
   if (replyText.trim() !== "") messages.push({ role: "assistant", sealed: deps.textCipher.seal(replyText, playerId, "assistant") });
@@ -49,12 +61,12 @@ export async function recordTurn(deps: Pick<Deps, "store" | "textCipher">, playe
  * trying again never stores it twice.
  * @example await saveTurn(deps, playerId, "hi", "Hello!", config.dbLockTimeoutMs)
  */
-export function saveTurn(deps: Pick<Deps, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string, deadlineMs: number): Promise<void> {
+export function saveTurn(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string, deadlineMs: number): Promise<void> {
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
 /** Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed. */
-export async function purgeExpired(deps: Pick<Deps, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
+export async function purgeExpired(deps: Pick<ConversationNeeds, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
   const before = now - retentionDays * 86_400_000;
   // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
   const removed = (await deps.store.conversations.deleteBefore(before)) + (await deps.store.incidents.deleteBefore(before));
@@ -63,7 +75,7 @@ export async function purgeExpired(deps: Pick<Deps, "store" | "database">, reten
 }
 
 /** Seals every message an older version stored in plain text; returns how many. Run at start. */
-export async function sealPlainMessages(deps: ConversationDeps): Promise<number> {
+export async function sealPlainMessages(deps: Pick<ConversationNeeds, "store" | "textCipher" | "database">): Promise<number> {
   let total = 0;
   for (;;) {
     const rows = await deps.store.conversations.plainRows(500);
@@ -81,7 +93,7 @@ export async function sealPlainMessages(deps: ConversationDeps): Promise<number>
  * stop function. With several nodes (PostgreSQL) one node purges at a time: the others skip a round while it
  * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
-export function startRetentionJob(deps: Pick<Deps, "store" | "database" | "cluster">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
+export function startRetentionJob(deps: Pick<ConversationNeeds, "store" | "database" | "cluster">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
   const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
   let running = false;
   let stopped = false;

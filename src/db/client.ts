@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema.ts";
 import { migrateDatabase } from "./migrate.ts";
-import { createPrivateFile, ensurePrivateDir, restrictFile } from "../system/private-files.ts";
+import { createPrivateFile, ensurePrivateDir, restrictFile } from "../private-files.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 

@@ -7,12 +7,7 @@ import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { migrations } from "./migrations.gen.ts";
 
-export interface EmbeddedMigration {
-  tag: string;
-  when: number;
-  breakpoints: boolean;
-  sql: string;
-}
+export type { EmbeddedMigration } from "./embedded-migration.ts";
 
 /** Brings the database up to the newest embedded migration; safe to run on every start. */
 export function migrateDatabase(db: BunSQLiteDatabase<Record<string, unknown>>): void {

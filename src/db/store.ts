@@ -1,5 +1,5 @@
 /**
- * The store: every feature's repository behind one object, the same on SQLite and PostgreSQL. Services take
+ * The store: the repositories it is given behind one object, the same on SQLite and PostgreSQL. Services take
  * `deps.store` and never see SQL or the database's dialect; each feature declares its repository interface in
  * its own `repo.ts` and implements it twice (`repo-sqlite.ts`, `repo-pg.ts`), checked by one contract suite
  * (test/db/contract/) that runs against both.
@@ -14,41 +14,19 @@
  *  - `afterCommit(fn)` runs `fn` once the outermost transaction has committed (at once outside one), so what
  *    other parts of the process learn (a revocation closing sockets) is never ahead of the data.
  */
-import type { UserRepo } from "../users/repo.ts";
-import type { TeamRepo } from "../teams/repo.ts";
-import type { PlayerRepo } from "../players/repo.ts";
-import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
-import type { OperatorKeyRepo } from "../operator/repo.ts";
-import type { ConversationRepo } from "../conversations/repo.ts";
-import type { ConsoleRepo } from "../console/repo.ts";
-import type { InvitationRepo } from "../invitations/repo.ts";
-import type { IncidentRepo } from "../incidents/repo.ts";
-import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
-import type { StoredConfigRepo } from "../configs/repo.ts";
-import type { MetaRepo } from "./meta.ts";
-
-/** Every repository, and the transaction that spans them. */
-export interface Store extends Repositories {
+/**
+ * The repositories `R` (built in src/boot/repositories.ts, which names every feature: src/db names none), and the
+ * transaction that spans them. A feature names only the repositories it needs: `Store<{ players: PlayerRepo }>`.
+ */
+export type Store<R extends object = object> = R & {
   /** Runs `work` in one transaction (a savepoint when already inside one); its result, or its error after a rollback. */
-  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Store<R>) => Promise<T>): Promise<T>;
   /** Runs `fn` after the outermost transaction commits (dropped if it rolls back); at once outside a transaction. */
   afterCommit(fn: () => void): void;
-}
+};
 
-export interface Repositories {
-  users: UserRepo;
-  teams: TeamRepo;
-  players: PlayerRepo;
-  serviceAccounts: ServiceAccountRepo;
-  operatorKeys: OperatorKeyRepo;
-  conversations: ConversationRepo;
-  console: ConsoleRepo;
-  invitations: InvitationRepo;
-  incidents: IncidentRepo;
-  safetyPolicies: SafetyPolicyRepo;
-  storedConfigs: StoredConfigRepo;
-  meta: MetaRepo;
-}
+/** The synchronous (SQLite) form of every repository in `R`. */
+export type SynchronousRepositories<R extends object> = { [K in keyof R]: Synchronous<R[K]> };
 
 /**
  * A repository whose methods answer at once: the shape of the SQLite implementations, which the SQLite store

@@ -1,7 +1,7 @@
 /**
  * The Engine (contract in types.ts): one `runTurn` per interaction, the voice list for configuration checks,
  * and `close` for shutdown. Holds no per-player state: the caller passes history in and stores what it wants.
- * It takes its own small options object; src/engine-wiring.ts maps the app's settings onto it.
+ * It takes its own small options object; src/boot/engine-wiring.ts maps the app's settings onto it.
  */
 import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";

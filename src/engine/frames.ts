@@ -11,7 +11,7 @@
  * A `text` frame is a fragment to show now; a `speech` frame is a whole unit to speak (the first clause or a
  * sentence), derived from the same text. Keeping them apart is what lets text flow without waiting for audio.
  */
-import type { AudioChunk } from "./tts/types.ts";
+import type { AudioChunk } from "./vocabulary.ts";
 
 /** A fragment of the reply, sent to the client as soon as it exists. */
 export interface TextFrame {

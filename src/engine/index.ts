@@ -22,3 +22,11 @@ export * from "./utilities/index.ts";
 export { speechStage, speakableText, isSpeakable, type SpeechOptions } from "./speech/index.ts";
 export { Channel, childController, sleep, untilAborted } from "./pipeline/index.ts";
 export type { Engine, TurnInput, TurnConfig, Context, ContextValue, HistoryMessage, VoiceProfile, AudioFormat } from "./types.ts";
+export { createTtsProvider, LocalSpeechProvider, FLITE_VOICES, OPENAI_VOICES, type TtsObserver } from "./tts/index.ts";
+export { createModeration } from "./safety/moderation/create.ts";
+export type { ModerationProvider } from "./safety/moderation/types.ts";
+export { safetyLibrary, warmUpSafetyLater, builtinPolicyEntries } from "./safety/index.ts";
+// Types only: the rules library itself loads lazily (safety/lazy.ts), never through this index.
+export type { CompiledPolicy, Incident, ModeratedChecker, Notice, PolicyRef, SessionSafety, TeamPolicyBody, TeamPolicyRow } from "./safety/checks.ts";
+export { VoiceInputError, InvalidAudio } from "./voice-in/errors.ts";
+export { createSttProvider, NoSttProvider } from "./voice-in/stt.ts";

@@ -8,18 +8,9 @@
 import type { TurnFrame } from "./frames.ts";
 import type { TurnSafety } from "./safety/safety-stage.ts";
 import type { UtilityPlan, UtilityRunRequest, UtilityRunResult } from "./utilities/types.ts";
+import type { AudioFormat, Context, HistoryMessage, VoiceProfile } from "./vocabulary.ts";
 
-/** Values allowed in an interact `context`. */
-export type ContextValue = string | number | boolean;
-export type Context = Record<string, ContextValue>;
-
-export interface VoiceProfile {
-  voice_id?: string;
-  speed?: number;
-  pitch?: number;
-}
-
-export type AudioFormat = "mp3" | "pcm16";
+export type { AudioFormat, Context, ContextValue, HistoryMessage, VoiceProfile } from "./vocabulary.ts";
 
 /** The parts of the session configuration the engine reads (already validated by the caller). */
 export interface TurnConfig {
@@ -32,12 +23,6 @@ export interface TurnConfig {
   safety_policy: string;
   /** The utilities this turn runs on its input, beside it and on its output (utilities/hooks.ts). */
   utilities?: UtilityPlan;
-}
-
-/** One remembered message of the player's conversation, oldest first. */
-export interface HistoryMessage {
-  role: "user" | "assistant";
-  text: string;
 }
 
 export interface TurnInput {

@@ -5,7 +5,10 @@
  * status. Nothing here knows about features.
  */
 import { Elysia, ValidationError } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import { AppError, Conflict, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
 import { isBusyError, isConnectionError, isUniqueViolation, rootCause } from "../db/errors.ts";
 import { describeValidation } from "./validation.ts";
@@ -40,8 +43,16 @@ export interface Lifecycle {
   draining: boolean;
 }
 
+/** What the request plumbing needs. */
+export interface HttpNeeds {
+  config: Pick<Config, "bodyLimit" | "corsOrigins" | "wsOrigins" | "dbLockTimeoutMs">;
+  logger: Logger;
+  metrics: Pick<Metrics, "httpRequests" | "httpDuration">;
+  database: Pick<Database, "waitForWriteLock">;
+}
+
 /** The HTTP plumbing plugin. `bodies` checks bodies against their route's schema while they are parsed. */
-export function httpPlugin(deps: Pick<Deps, "config" | "logger" | "metrics" | "database">, lifecycle: Lifecycle, bodies: BodyGuard, gate: CredentialGate | null = null) {
+export function httpPlugin(deps: HttpNeeds, lifecycle: Lifecycle, bodies: BodyGuard, gate: CredentialGate | null = null) {
   const info = new WeakMap<Request, RequestInfo>();
   const requestIdOf = (request: Request) => info.get(request)?.id ?? crypto.randomUUID();
   const cors = createCorsPolicy(deps.config.corsOrigins, deps.config.wsOrigins);

@@ -3,13 +3,13 @@
  * their app can tell a parent. Route: GET /api/safety/incidents (developer token, team-scoped).
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/index.ts";
+import type { IncidentNeeds } from "./service.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { IncidentList, ListIncidentsQuery } from "./model.ts";
 import { listTeamIncidents } from "./service.ts";
 
 /** The incidents controller. */
-export function incidentsRoutes(deps: Deps) {
+export function incidentsRoutes(deps: AuthNeeds & IncidentNeeds) {
   return new Elysia({ name: "incidents", detail: { tags: ["Safety"] } })
     .use(authPlugin(deps))
     .get("/api/safety/incidents", ({ caller, query }) => listTeamIncidents(deps, caller.teamId, query), {

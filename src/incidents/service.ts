@@ -19,13 +19,26 @@
  */
 // prom-client's own module, not its index (which also loads the Pushgateway client: node:http, https, zlib).
 import Counter from "prom-client/lib/counter";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Metrics } from "../metrics.ts";
+import type { Store } from "../db/store.ts";
+import type { IncidentRepo } from "./repo.ts";
 import type { Logger } from "../log.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { SafetyIncident } from "../db/schema.ts";
 import { rootCause } from "../db/errors.ts";
 import type { NewIncident } from "./repo.ts";
+
+/** What the incidents feature needs. */
+export interface IncidentNeeds {
+  store: Pick<Store<{ incidents: IncidentRepo }>, "incidents">;
+}
+/** Recording incidents also needs the cap, the lock timeout and the metrics registry. */
+export type IncidentRecorderNeeds = IncidentNeeds & {
+  config: Pick<Config, "incidentsPerPlayerPerMinute" | "dbLockTimeoutMs">;
+  metrics: Pick<Metrics, "registry">;
+};
 import type { IncidentBody, IncidentList } from "./model.ts";
 
 const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
@@ -39,7 +52,7 @@ const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
  * only) and counted.
  * @example const record = incidentRecorder(deps, logger); await record({ teamId, playerId, ... })
  */
-export function incidentRecorder(deps: Pick<Deps, "store" | "config" | "metrics">, logger: Pick<Logger, "info" | "error">): (incident: NewIncident) => Promise<void> {
+export function incidentRecorder(deps: IncidentRecorderNeeds, logger: Pick<Logger, "info" | "error">): (incident: NewIncident) => Promise<void> {
   const failures =
     (deps.metrics.registry.getSingleMetric(NOT_RECORDED) as Counter | undefined) ??
     new Counter({ name: NOT_RECORDED, help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)", registers: [deps.metrics.registry] });
@@ -102,7 +115,7 @@ export function incidentRecorder(deps: Pick<Deps, "store" | "config" | "metrics"
 }
 
 /** One page of the team's incidents, newest first; `after` is the previous page's `next`. */
-export async function listTeamIncidents(deps: Pick<Deps, "store">, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): Promise<IncidentList> {
+export async function listTeamIncidents(deps: IncidentNeeds, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): Promise<IncidentList> {
   const limit = query.limit ?? 100;
   const rows = await deps.store.incidents.list(teamId, { before: decodeCursor("i", query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
   const page = rows.slice(0, limit);

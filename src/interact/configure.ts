@@ -12,9 +12,9 @@
  * - `run` answers `{data: {name: value}}` in its response; nothing is kept in the session.
  */
 import type { ErrorCode } from "../errors.ts";
-import { fillTemplate } from "../engine/prompt/template.ts";
-import type { Engine, Context, ContextValue, HistoryMessage } from "../engine/types.ts";
-import type { Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/utilities/types.ts";
+import { fillTemplate } from "../engine/index.ts";
+import type { Engine, Context, ContextValue, HistoryMessage } from "../engine/index.ts";
+import type { Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/index.ts";
 import { deepMerge } from "./configuration.ts";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";

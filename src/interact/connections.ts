@@ -14,14 +14,34 @@
  *   credential is re-checked against the database and the revoked ones close the same way;
  * - shutdown ends every stream with its close, then closes every socket (1001).
  */
-import type { Deps } from "../deps.ts";
-import type { Engine } from "../engine/types.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
+import type { CallerResolver } from "../auth/caller.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { Cluster } from "../cluster/index.ts";
+import type { Engine } from "../engine/index.ts";
 import { FATAL, fatal } from "./protocol.ts";
-import type { History } from "./history.ts";
-import { storedConfigLookup } from "../configs/repo.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
-import { createSafetyPorts } from "./safety-ports.ts";
 import { voicePorts } from "./voice.ts";
+
+/** What the interact socket needs from the app. */
+export interface InteractNeeds {
+  config: Config;
+  logger: Logger;
+  metrics: Pick<Metrics, "authFailures" | "wsSessions">;
+  callers: Pick<CallerResolver, "fromToken">;
+  revocations: Pick<RevocationBus, "subscribe" | "resubscribed">;
+  lookups: Pick<AuthLookups, "players">;
+  cluster: Pick<Cluster, "socketLeases"> | null;
+}
+
+/**
+ * What the composition root (src/boot) hands the interact socket: the conversation history, the stored
+ * configurations a configuration may name, and the safety ports (team policies, incidents, moderation).
+ */
+export type InteractPorts = Pick<SessionPorts, "history" | "stored" | "safety">;
 
 export interface Connections {
   /** Open sockets. */
@@ -44,9 +64,9 @@ interface Connection {
 
 /**
  * The bookkeeping for one server.
- * @example const connections = createConnections(deps, engine, conversationHistory(deps, budget))
+ * @example const connections = createConnections(deps, engine, { history, stored, safety })
  */
-export function createConnections(deps: Pick<Deps, "config" | "logger" | "metrics" | "callers" | "revocations" | "store" | "lookups" | "cluster">, engine: Engine, history: History): Connections {
+export function createConnections(deps: InteractNeeds, engine: Engine, handed: InteractPorts): Connections {
   const { config, logger, metrics } = deps;
   const connections = new Map<string, Connection>();
   // The credential version each authenticated identity's token carries, for re-checks.
@@ -68,10 +88,10 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
 
   const ports: Omit<SessionPorts, "admit"> = {
     engine,
-    history,
-    stored: storedConfigLookup(deps.store),
+    history: handed.history,
+    stored: handed.stored,
     logger,
-    safety: createSafetyPorts(deps),
+    safety: handed.safety,
     voice: voicePorts(config, logger),
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,
@@ -219,7 +239,7 @@ export function createConnections(deps: Pick<Deps, "config" | "logger" | "metric
  * The language models this server serves, as get_available_models lists them (one: the configured provider's).
  * @example servedModels({ llmProvider: "local", llmModel: "gpt-4o-mini" }) // Map { "local" => "…" }
  */
-export function servedModels(config: Pick<Deps["config"], "llmProvider" | "llmModel">): ReadonlyMap<string, string> {
+export function servedModels(config: Pick<Config, "llmProvider" | "llmModel">): ReadonlyMap<string, string> {
   return config.llmProvider === "local"
     ? new Map([["local", "hoot's built-in offline stand-in for development and tests (not an AI)"]])
     : new Map([[config.llmModel, "the OpenAI-compatible model this server is configured with"]]);

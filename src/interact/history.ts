@@ -4,8 +4,8 @@
  * one wraps src/conversations. `record` may be slow or fail (a busy database): the turn waits for it before
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
-import type { HistoryMessage } from "../engine/types.ts";
-import { loadHistory, saveTurn, type ConversationDeps } from "../conversations/service.ts";
+import type { HistoryMessage } from "../engine/index.ts";
+import { loadHistory, saveTurn, type ConversationNeeds } from "../conversations/service.ts";
 
 /** One finished turn as it is remembered. */
 export interface TurnRecord {
@@ -26,7 +26,7 @@ export interface History {
  * History kept in the database through src/conversations, `budgetChars` of it given to each turn.
  * @example const history = conversationHistory(deps, config.historyBudgetChars)
  */
-export function conversationHistory(deps: Pick<ConversationDeps, "store" | "textCipher">, budgetChars: number, lockDeadlineMs = 5000): History {
+export function conversationHistory(deps: Pick<ConversationNeeds, "store" | "textCipher">, budgetChars: number, lockDeadlineMs = 5000): History {
   return {
     load: (playerId) => loadHistory(deps, playerId, budgetChars),
     // saveTurn waits asynchronously while the database is busy (never blocking the event loop).

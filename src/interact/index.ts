@@ -12,12 +12,10 @@
  * hoot's limit is checked by the session on the raw message, which then says why (`message_too_large`) first.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
-import type { Engine } from "../engine/types.ts";
+import type { Engine } from "../engine/index.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { asyncApiDocument } from "./asyncapi.ts";
-import { createConnections, type Connections } from "./connections.ts";
-import { conversationHistory } from "./history.ts";
+import { createConnections, type Connections, type InteractNeeds, type InteractPorts } from "./connections.ts";
 import type { InteractSession, SessionSocket } from "./session.ts";
 
 export interface Interact {
@@ -26,8 +24,8 @@ export interface Interact {
 }
 
 /** The interact controller and its connections. */
-export function interactRoutes(deps: Deps, engine: Engine): Interact {
-  const connections = createConnections(deps, engine, conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs));
+export function interactRoutes(deps: InteractNeeds, engine: Engine, ports: InteractPorts): Interact {
+  const connections = createConnections(deps, engine, ports);
   // Built on its first request, off the start-up path.
   let document: string | null = null;
   const plugin = new Elysia({ name: "interact" })

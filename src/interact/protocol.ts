@@ -8,7 +8,7 @@
  * The client SDK imports the types from here with `import type`, so it never loads server code.
  */
 import { Type, type Static, type TProperties } from "@sinclair/typebox";
-import type { TurnFrame } from "../engine/frames.ts";
+import type { TurnFrame } from "../engine/index.ts";
 import { ErrorCodeSchema, type ErrorCode } from "../errors.ts";
 import { ConfigSchema } from "./model.ts";
 import { formatMicros, nowMicros } from "./times.ts";

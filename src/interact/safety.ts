@@ -18,11 +18,11 @@
  *   every later check of the session, input and output, runs on that stance;
  * - nothing here throws into the turn: a check that fails answers with the policy's fallback line.
  */
-import type { EngineLogger } from "../engine/logger.ts";
-import { isSpeakFirst } from "../engine/prompt/index.ts";
-import { safetyLibrary, safetyPolicyNames, type TurnSafety } from "../engine/safety/index.ts";
+import type { EngineLogger } from "../engine/index.ts";
+import { isSpeakFirst } from "../engine/index.ts";
+import { safetyLibrary, safetyPolicyNames, type TurnSafety } from "../engine/index.ts";
 // Types only: the rules library is loaded off the start-up path (engine/safety/lazy.ts).
-import type { CompiledPolicy, Incident, ModeratedChecker, ModerationProvider, Notice, PolicyRef, SessionSafety, TeamPolicyRow } from "../engine/safety/checks.ts";
+import type { CompiledPolicy, Incident, ModeratedChecker, ModerationProvider, Notice, PolicyRef, SessionSafety, TeamPolicyRow } from "../engine/index.ts";
 
 /** What the history keeps in place of a message the policy intercepted. */
 export const WITHHELD = "(message withheld by the safety policy)";

@@ -14,11 +14,11 @@
  * as is one interrupted before it finished. The transcript then takes exactly the path typed text takes:
  * the safety checks, the model (redacted), the history (redacted).
  */
-import type { Engine, TurnConfig, Context } from "../engine/types.ts";
-import type { EngineLogger } from "../engine/logger.ts";
-import { isSpeakFirst } from "../engine/prompt/index.ts";
+import type { Engine, TurnConfig, Context } from "../engine/index.ts";
+import type { EngineLogger } from "../engine/index.ts";
+import { isSpeakFirst } from "../engine/index.ts";
 import type { History } from "./history.ts";
-import { VoiceInputError } from "../engine/voice-in/errors.ts";
+import { VoiceInputError } from "../engine/index.ts";
 import { streamClose, streamError, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
 import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
 import { voiceFailure, type Spoken } from "./voice.ts";

@@ -13,7 +13,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { ruleInWords } from "../rule-words.ts";
-import type { Utility } from "../engine/utilities/types.ts";
+import type { Utility } from "../engine/index.ts";
 
 /** At most this many utilities in one configuration. */
 export const MAX_UTILITIES = 32;

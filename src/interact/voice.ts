@@ -17,10 +17,10 @@
  * - nothing here logs audio or transcripts: only byte counts, durations and timings.
  */
 import type { ErrorCode } from "../errors.ts";
-import type { EngineLogger } from "../engine/logger.ts";
+import type { EngineLogger } from "../engine/index.ts";
 import type { AddResult, AudioBudget, AudioChunkConfig, SttConfig, SttProvider, VoiceBuffer, VoiceBufferSettings } from "../engine/voice-in/index.ts";
-import { InvalidAudio, VoiceInputError } from "../engine/voice-in/errors.ts";
-import { createSttProvider, NoSttProvider } from "../engine/voice-in/stt.ts";
+import { InvalidAudio, VoiceInputError } from "../engine/index.ts";
+import { createSttProvider, NoSttProvider } from "../engine/index.ts";
 
 /** What a session needs from the server for voice input. */
 export interface VoicePorts {

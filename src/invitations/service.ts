@@ -20,14 +20,22 @@
  * An invitation is used once: accepting, declining and withdrawing delete it and act only on the row they
  * deleted, so two requests racing for one invitation (on one node or two) cannot both use it.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { TeamRepo } from "../teams/repo.ts";
+import type { UserRepo } from "../users/repo.ts";
+import type { InvitationRepo } from "./repo.ts";
 import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import type { ConsoleInvitation } from "../db/schema.ts";
 import { joinTeam, leaveTeam, teamsOf } from "../teams/service.ts";
 import { normalizeEmail } from "../users/email.ts";
 
-type InvitationDeps = Pick<Deps, "store">;
-type InviteDeps = InvitationDeps & { config: Pick<Deps["config"], "maxPendingInvitationsPerTeam"> };
+/** What the invitations feature needs. */
+export interface InvitationNeeds {
+  store: Store<{ invitations: InvitationRepo; teams: TeamRepo; users: UserRepo }>;
+}
+/** Inviting also needs the cap on pending invitations. */
+export type InviteNeeds = InvitationNeeds & { config: Pick<Config, "maxPendingInvitationsPerTeam"> };
 
 export interface TeamInvitation {
   pk: number;
@@ -50,7 +58,7 @@ export type InviteOutcome =
  * Invites `email` to `teamId` on behalf of `invitedBy`; says whether a new invitation was made, or why not.
  * @example await inviteToTeam(deps, { teamId: 3, email: "ada@example.com", invitedBy: 7 })
  */
-export async function inviteToTeam(deps: InviteDeps, input: { teamId: number; email: string; invitedBy: number | null }): Promise<InviteOutcome> {
+export async function inviteToTeam(deps: InviteNeeds, input: { teamId: number; email: string; invitedBy: number | null }): Promise<InviteOutcome> {
   const email = normalizeEmail(input.email);
   return deps.store.transaction(async (tx): Promise<InviteOutcome> => {
     const existing = await tx.users.findByEmail(email);
@@ -67,7 +75,7 @@ export async function inviteToTeam(deps: InviteDeps, input: { teamId: number; em
 }
 
 /** The console's invite: 201 with the invitation, or 409 `already_member` / `already_invited`. */
-export async function inviteFromConsole(deps: InviteDeps, teamId: number, email: string, invitedBy: number): Promise<TeamInvitation> {
+export async function inviteFromConsole(deps: InviteNeeds, teamId: number, email: string, invitedBy: number): Promise<TeamInvitation> {
   const outcome = await inviteToTeam(deps, { teamId, email, invitedBy });
   if (outcome.status === "already_member") throw new Conflict(`${outcome.email} is already in this team.`, "already_member");
   if (outcome.status === "already_invited") throw new Conflict(`${outcome.email} is already invited to this team.`, "already_invited");
@@ -75,24 +83,24 @@ export async function inviteFromConsole(deps: InviteDeps, teamId: number, email:
 }
 
 /** A team's pending invitations, oldest first. */
-export async function teamInvitations(deps: InvitationDeps, teamId: number): Promise<TeamInvitation[]> {
+export async function teamInvitations(deps: InvitationNeeds, teamId: number): Promise<TeamInvitation[]> {
   return (await deps.store.invitations.listForTeam(teamId)).map(showForTeam);
 }
 
 /** Withdraws the team's invitation `id` (404 for another team's). */
-export async function withdrawInvitation(deps: InvitationDeps, teamId: number, id: number): Promise<void> {
+export async function withdrawInvitation(deps: InvitationNeeds, teamId: number, id: number): Promise<void> {
   if (!(await deps.store.invitations.delete(teamId, id))) throw new NotFound("invitation");
 }
 
 /** The invitations waiting for developer `userId` (by their e-mail), oldest first. */
-export async function invitationsOf(deps: InvitationDeps, userId: number): Promise<MyInvitation[]> {
+export async function invitationsOf(deps: InvitationNeeds, userId: number): Promise<MyInvitation[]> {
   const user = await deps.store.users.get(userId);
   if (!user) return [];
   return (await deps.store.invitations.listForEmail(user.email)).map((i) => ({ pk: i.id, team: { pk: i.teamId, name: i.teamName }, created_at: iso(i.createdAt) }));
 }
 
 /** Developer `userId` accepts their invitation `id` and joins its team; the team. 404 when it is not theirs. */
-export async function acceptInvitation(deps: InvitationDeps, userId: number, id: number): Promise<{ pk: number; name: string }> {
+export async function acceptInvitation(deps: InvitationNeeds, userId: number, id: number): Promise<{ pk: number; name: string }> {
   return deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     const row = await takeOwn(inTx, userId, id);
@@ -104,12 +112,12 @@ export async function acceptInvitation(deps: InvitationDeps, userId: number, id:
 }
 
 /** Developer `userId` declines their invitation `id`; 404 when it is not theirs. */
-export async function declineInvitation(deps: InvitationDeps, userId: number, id: number): Promise<void> {
+export async function declineInvitation(deps: InvitationNeeds, userId: number, id: number): Promise<void> {
   await takeOwn(deps, userId, id);
 }
 
 /** Developer `userId` leaves `teamId`; 404 when not a member, 409 `last_team` for their only team. */
-export async function leaveOwnTeam(deps: InvitationDeps, userId: number, teamId: number): Promise<void> {
+export async function leaveOwnTeam(deps: InvitationNeeds, userId: number, teamId: number): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     if (!(await tx.users.lock(userId))) throw new NotFound("team");
@@ -124,7 +132,7 @@ export async function leaveOwnTeam(deps: InvitationDeps, userId: number, teamId:
  * For a developer account single sign-on has just created for `email` (call inside that transaction): joins
  * the team that invited the e-mail first and uses up that invitation; null when nobody invited it.
  */
-export async function joinFirstInvitingTeam(deps: InvitationDeps, userId: number, email: string): Promise<number | null> {
+export async function joinFirstInvitingTeam(deps: InvitationNeeds, userId: number, email: string): Promise<number | null> {
   for (const candidate of await deps.store.invitations.listForEmail(email)) {
     // Only an invitation this call deleted counts: one withdrawn meanwhile grants nothing.
     const row = await deps.store.invitations.takeFor(email, candidate.id);
@@ -136,11 +144,11 @@ export async function joinFirstInvitingTeam(deps: InvitationDeps, userId: number
 }
 
 /** Whether anyone invited `email` (single sign-on lets an unknown e-mail in only then). */
-export async function isInvited(deps: InvitationDeps, email: string): Promise<boolean> {
+export async function isInvited(deps: InvitationNeeds, email: string): Promise<boolean> {
   return (await deps.store.invitations.listForEmail(email)).length > 0;
 }
 
-async function takeOwn(deps: InvitationDeps, userId: number, id: number): Promise<ConsoleInvitation> {
+async function takeOwn(deps: InvitationNeeds, userId: number, id: number): Promise<ConsoleInvitation> {
   const user = await deps.store.users.get(userId);
   const row = user ? await deps.store.invitations.takeFor(user.email, id) : null;
   if (!row) throw new NotFound("invitation");

@@ -5,13 +5,13 @@
  * Routes: GET /api/settings.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/index.ts";
+import type { Config } from "../config.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { SettingsBody } from "./model.ts";
 import { visibleSettings } from "./settings.ts";
 
 /** The operator controller. */
-export function operatorRoutes(deps: Deps) {
+export function operatorRoutes(deps: AuthNeeds & { config: Config }) {
   return new Elysia({ name: "operator", detail: { tags: ["Operator"] } })
     .use(authPlugin(deps))
     .get("/api/settings", () => ({ settings: visibleSettings(deps.config) }), {

@@ -4,12 +4,20 @@
  * token of the old key at once (its version changes or disappears, and every operator token is checked
  * against it on each use).
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { OperatorKeyRepo } from "./repo.ts";
 import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey } from "../auth/index.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 
-type OperatorDeps = Pick<Deps, "store" | "secrets" | "config">;
+/** What the operator keys feature needs. */
+export interface OperatorNeeds {
+  store: Store<{ operatorKeys: OperatorKeyRepo }>;
+  secrets: Secrets;
+  config: Pick<Config, "env">;
+}
 
 export interface IssuedOperatorKey {
   operator_key: { pk: number; name: string };
@@ -19,7 +27,7 @@ export interface IssuedOperatorKey {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Makes a new operator key named `name`; 409 `name_taken` when one exists (rotate it instead). */
-export async function createOperatorKey(deps: OperatorDeps, name: string): Promise<IssuedOperatorKey> {
+export async function createOperatorKey(deps: OperatorNeeds, name: string): Promise<IssuedOperatorKey> {
   if (!NAME.test(name)) throw new InvalidRequest(`"${name}" is not a valid operator key name (letters, digits, ".", "_", "-"; up to 64).`);
   const apiKey = generateKey("op", deps.config.env);
   const taken = () => new Conflict(`An operator key named "${name}" already exists; rotate or delete it instead.`, "name_taken");
@@ -36,7 +44,7 @@ export async function createOperatorKey(deps: OperatorDeps, name: string): Promi
 }
 
 /** Gives the operator key named `name` a new value; the old one and its tokens stop working at once. */
-export async function rotateOperatorKey(deps: OperatorDeps, name: string): Promise<IssuedOperatorKey> {
+export async function rotateOperatorKey(deps: OperatorNeeds, name: string): Promise<IssuedOperatorKey> {
   const apiKey = generateKey("op", deps.config.env);
   const row = await deps.store.operatorKeys.replace(name, deps.secrets.lookupHash(apiKey));
   if (!row) throw new NotFound(`operator key named "${name}"`);
@@ -44,6 +52,6 @@ export async function rotateOperatorKey(deps: OperatorDeps, name: string): Promi
 }
 
 /** Deletes the operator key named `name`; its tokens stop working at once. */
-export async function removeOperatorKey(deps: OperatorDeps, name: string): Promise<void> {
+export async function removeOperatorKey(deps: OperatorNeeds, name: string): Promise<void> {
   if (!(await deps.store.operatorKeys.delete(name))) throw new NotFound(`operator key named "${name}"`);
 }

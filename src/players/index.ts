@@ -6,14 +6,14 @@
  * `POST /api/players` do not clash in Elysia's router.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { PlayerNeeds } from "./service.ts";
 import { noContent } from "../http/no-content.ts";
-import { authPlugin } from "../auth/index.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerList, PlayerParams } from "./model.ts";
 import { createPlayer, editPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
 
 /** The players controller. */
-export function playersRoutes(deps: Deps) {
+export function playersRoutes(deps: AuthNeeds & PlayerNeeds) {
   const list = ({ caller, query }: { caller: { teamId: number }; query: { after?: string; limit?: number } }) =>
     listTeamPlayers(deps, caller.teamId, query.after, query.limit ?? 100);
   const listOptions = {

@@ -4,7 +4,14 @@
  * their conversation in the same transaction; deleting or resetting a player ends their tokens and sockets at
  * once (after the change has committed).
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import type { Store } from "../db/store.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { ConversationRepo } from "../conversations/repo.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import type { PlayerRepo } from "./repo.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { generateKey } from "../auth/index.ts";
@@ -12,17 +19,27 @@ import type { Player } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 
-type PlayerDeps = Pick<Deps, "store" | "database" | "secrets" | "config" | "revocations">;
+/** The repositories the players feature uses. */
+export type PlayerRepositories = { players: PlayerRepo; conversations: ConversationRepo; incidents: IncidentRepo };
+
+/** What the players feature needs (deleting a player deletes their conversation and incidents too). */
+export interface PlayerNeeds {
+  store: Store<PlayerRepositories>;
+  database: Pick<Database, "scrubDeletedData">;
+  secrets: Secrets;
+  config: Pick<Config, "env">;
+  revocations: Pick<RevocationBus, "publish">;
+}
 
 /** Creates a player with a fresh federated id; 409 `external_id_taken` when the team already has that external id. */
-export async function createPlayer(deps: PlayerDeps, teamId: number, externalId: string): Promise<PlayerBody> {
+export async function createPlayer(deps: PlayerNeeds, teamId: number, externalId: string): Promise<PlayerBody> {
   const fid = newFederatedId(deps);
   const player = await uniqueExternalId(deps.store.players.insert({ teamId, externalId, federatedIdEnc: fid.enc, federatedIdHash: fid.hash }));
   return show(deps, player);
 }
 
 /** One page of the team's players ordered by pk; `after` is the previous page's `next`. */
-export async function listTeamPlayers(deps: PlayerDeps, teamId: number, after: string | undefined, limit: number): Promise<PlayerList> {
+export async function listTeamPlayers(deps: PlayerNeeds, teamId: number, after: string | undefined, limit: number): Promise<PlayerList> {
   const rows = await deps.store.players.list(teamId, decodeCursor("p", after), limit + 1);
   const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor("p", page[page.length - 1]!.id) : null;
@@ -30,32 +47,32 @@ export async function listTeamPlayers(deps: PlayerDeps, teamId: number, after: s
 }
 
 /** The team's player `id`, or 404. */
-export async function getPlayer(deps: PlayerDeps, teamId: number, id: number): Promise<PlayerBody> {
+export async function getPlayer(deps: PlayerNeeds, teamId: number, id: number): Promise<PlayerBody> {
   const player = await deps.store.players.findInTeam(teamId, id);
   if (!player) throw new NotFound("player");
   return show(deps, player);
 }
 
 /** Changes the team's player's external id; 404 or 409 as for create. */
-export async function editPlayer(deps: PlayerDeps, teamId: number, id: number, externalId: string): Promise<PlayerBody> {
+export async function editPlayer(deps: PlayerNeeds, teamId: number, id: number, externalId: string): Promise<PlayerBody> {
   const player = await uniqueExternalId(deps.store.players.updateExternalId(teamId, id, externalId));
   if (!player) throw new NotFound("player");
   return show(deps, player);
 }
 
 /** Deletes the team's player with their conversation and incidents in one transaction, then ends their tokens and sockets. */
-export async function removePlayer(deps: PlayerDeps, teamId: number, id: number): Promise<void> {
+export async function removePlayer(deps: PlayerNeeds, teamId: number, id: number): Promise<void> {
   if ((await purgePlayers(deps, teamId, [id])) === 0) throw new NotFound("player");
 }
 
 /** Deletes every player of a team and their conversations (team deletion, inside its transaction); returns how many went. */
-export async function removeTeamPlayers(deps: PlayerDeps, teamId: number): Promise<number> {
+export async function removeTeamPlayers(deps: PlayerNeeds, teamId: number): Promise<number> {
   return purgePlayers(deps, teamId, await deps.store.players.idsOfTeam(teamId));
 }
 
 // The one path by which players leave: rows and conversations in one transaction; once it has committed, the
 // deleted words are scrubbed from the files and the players' tokens and sockets end.
-async function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): Promise<number> {
+async function purgePlayers(deps: PlayerNeeds, teamId: number, ids: number[]): Promise<number> {
   return deps.store.transaction(async (tx) => {
     const gone: number[] = [];
     for (const id of ids) {
@@ -77,7 +94,7 @@ async function purgePlayers(deps: PlayerDeps, teamId: number, ids: number[]): Pr
 }
 
 /** Gives the team's player a new federated id; the old one and its tokens stop working at once. */
-export async function resetFederatedId(deps: PlayerDeps, teamId: number, id: number): Promise<PlayerBody> {
+export async function resetFederatedId(deps: PlayerNeeds, teamId: number, id: number): Promise<PlayerBody> {
   const fid = newFederatedId(deps);
   const player = await deps.store.players.replaceFederatedId(teamId, id, fid.enc, fid.hash);
   if (!player) throw new NotFound("player");
@@ -85,11 +102,11 @@ export async function resetFederatedId(deps: PlayerDeps, teamId: number, id: num
   return show(deps, player);
 }
 
-function show(deps: PlayerDeps, p: Player): PlayerBody {
+function show(deps: PlayerNeeds, p: Player): PlayerBody {
   return { pk: p.id, external_id: p.externalId, federated_id: federatedId(deps, p) };
 }
 
-function newFederatedId(deps: PlayerDeps) {
+function newFederatedId(deps: PlayerNeeds) {
   const value = generateKey("fid", deps.config.env);
   return { value, enc: deps.secrets.encrypt(value), hash: deps.secrets.lookupHash(value) };
 }
@@ -103,7 +120,7 @@ async function uniqueExternalId<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-function federatedId(deps: PlayerDeps, player: Player): string {
+function federatedId(deps: PlayerNeeds, player: Player): string {
   const value = deps.secrets.decrypt(player.federatedIdEnc);
   if (value === null) throw new Error("stored federated id cannot be decrypted (wrong HOOT_SECRET_KEY?)");
   return value;

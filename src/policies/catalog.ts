@@ -2,9 +2,8 @@
  * The safety policies a configuration may name, as `GET /api/policies` lists them: the built-in ones
  * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
  */
-import type { Deps } from "../deps.ts";
-import { builtinPolicyEntries } from "../engine/safety/index.ts";
-import { teamPolicySummaries } from "../safety-policies/service.ts";
+import { builtinPolicyEntries } from "../engine/index.ts";
+import { teamPolicySummaries, type SafetyPolicyNeeds } from "../safety-policies/service.ts";
 
 export interface PolicyInfo {
   name: string;
@@ -13,6 +12,6 @@ export interface PolicyInfo {
 }
 
 /** Every policy the caller's configurations may name: built-ins, then the team's (none for the operator). */
-export async function listPolicies(deps: Pick<Deps, "store">, teamId: number | null): Promise<PolicyInfo[]> {
+export async function listPolicies(deps: SafetyPolicyNeeds, teamId: number | null): Promise<PolicyInfo[]> {
   return [...builtinPolicyEntries(), ...(teamId === null ? [] : await teamPolicySummaries(deps, teamId))];
 }

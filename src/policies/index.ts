@@ -3,8 +3,8 @@
  * team's own (managed under /api/safety-policies). Routes: GET /api/policies.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
-import { authPlugin } from "../auth/index.ts";
+import type { SafetyPolicyNeeds } from "../safety-policies/service.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { listPolicies } from "./catalog.ts";
 
 const PolicyList = t.Object({
@@ -12,7 +12,7 @@ const PolicyList = t.Object({
 });
 
 /** The policies controller. */
-export function policiesRoutes(deps: Deps) {
+export function policiesRoutes(deps: AuthNeeds & SafetyPolicyNeeds) {
   return new Elysia({ name: "policies", detail: { tags: ["Policies"] } })
     .use(authPlugin(deps))
     .get("/api/policies", async ({ caller }) => ({ policies: await listPolicies(deps, caller.kind === "operator" ? null : caller.teamId) }), {

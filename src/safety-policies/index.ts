@@ -4,14 +4,15 @@
  * GET|POST /api/safety-policies, GET|PUT|DELETE /api/safety-policies/{name}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { SafetyPolicyNeeds } from "./service.ts";
 import { noContent } from "../http/no-content.ts";
-import { authPlugin } from "../auth/index.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { PolicyParams, PolicyRequestBody, TeamPolicyList, TeamPolicyView } from "./model.ts";
 import { createTeamPolicy, deleteTeamPolicy, getTeamPolicy, listTeamPolicies, putTeamPolicy } from "./service.ts";
 
 /** The team safety policies controller. */
-export function safetyPoliciesRoutes(deps: Deps) {
+export function safetyPoliciesRoutes(deps: AuthNeeds & SafetyPolicyNeeds & { config: Pick<Config, "maxSafetyPoliciesPerTeam"> }) {
   return new Elysia({ prefix: "/api/safety-policies", name: "safety-policies", detail: { tags: ["Safety"] } })
     .use(authPlugin(deps))
     .post(

@@ -13,37 +13,42 @@
  * - a PUT that carries `version` is refused (409) when the stored one has moved on, so two editors cannot
  *   silently overwrite each other.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { SafetyPolicyRepo } from "./repo.ts";
 import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
-import { safetyLibrary } from "../engine/safety/index.ts";
-import type { TeamPolicyBody, TeamPolicyRow } from "../engine/safety/checks.ts";
+import { safetyLibrary } from "../engine/index.ts";
+import type { TeamPolicyBody, TeamPolicyRow } from "../engine/index.ts";
 import type { SafetyPolicyRow } from "../db/schema.ts";
 import type { StoredPolicy } from "../interact/safety.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { TeamPolicyView } from "./model.ts";
 
-type PolicyDeps = Pick<Deps, "store">;
+/** What the team safety policies feature needs. */
+export interface SafetyPolicyNeeds {
+  store: Store<{ safetyPolicies: SafetyPolicyRepo }>;
+}
 
 /** Writes also need the cap on policies per team (each compiles its own terms; a bound keeps memory and listing predictable). */
-type WriteDeps = PolicyDeps & { config: Pick<Deps["config"], "maxSafetyPoliciesPerTeam"> };
+type WriteNeeds = SafetyPolicyNeeds & { config: Pick<Config, "maxSafetyPoliciesPerTeam"> };
 
 /** Fields GET shows that PUT accepts back unchanged (so GET -> edit -> PUT round-trips). */
 const READ_ONLY = ["builtin", "created_at", "updated_at"] as const;
 
 /** Every policy of the team, by name. */
-export async function listTeamPolicies(deps: PolicyDeps, teamId: number): Promise<TeamPolicyView[]> {
+export async function listTeamPolicies(deps: SafetyPolicyNeeds, teamId: number): Promise<TeamPolicyView[]> {
   return (await deps.store.safetyPolicies.list(teamId)).map(show);
 }
 
 /** The team's policy `name`, or 404. */
-export async function getTeamPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<TeamPolicyView> {
+export async function getTeamPolicy(deps: SafetyPolicyNeeds, teamId: number, name: string): Promise<TeamPolicyView> {
   const row = await deps.store.safetyPolicies.find(teamId, name);
   if (!row) throw new NotFound("safety policy");
   return show(row);
 }
 
 /** Creates a policy from a POST body (`name` and the policy); 400 `invalid_policy`, 409 `name_taken`. */
-export async function createTeamPolicy(deps: WriteDeps, teamId: number, body: unknown): Promise<TeamPolicyView> {
+export async function createTeamPolicy(deps: WriteNeeds, teamId: number, body: unknown): Promise<TeamPolicyView> {
   const checked = (await safetyLibrary()).validateTeamPolicyCreate(body);
   if (!checked.ok) throw new InvalidRequest(sentence(checked.error), "invalid_policy");
   const { name, ...policy } = checked.value;
@@ -54,7 +59,7 @@ export async function createTeamPolicy(deps: WriteDeps, teamId: number, body: un
  * Creates or replaces the team's policy `name` from a PUT body (the policy, optionally with the fields GET
  * shows: `name` must then match, `version` must be the stored one). `created` says which happened.
  */
-export async function putTeamPolicy(deps: WriteDeps, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
+export async function putTeamPolicy(deps: WriteNeeds, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InvalidRequest("The request body must be a JSON object (a team policy).", "invalid_policy");
   const fields = new Map(Object.entries(body));
   const named = fields.get("name");
@@ -81,17 +86,17 @@ export async function putTeamPolicy(deps: WriteDeps, teamId: number, name: strin
 }
 
 /** Deletes the team's policy `name`, or 404. Sessions that use it keep their compiled copy until they reconfigure. */
-export async function deleteTeamPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<void> {
+export async function deleteTeamPolicy(deps: SafetyPolicyNeeds, teamId: number, name: string): Promise<void> {
   if (!(await deps.store.safetyPolicies.delete(teamId, name))) throw new NotFound("safety policy");
 }
 
 /** `GET /api/policies` entries for the team's own policies. */
-export async function teamPolicySummaries(deps: PolicyDeps, teamId: number): Promise<{ name: string; description: string; builtin: false }[]> {
+export async function teamPolicySummaries(deps: SafetyPolicyNeeds, teamId: number): Promise<{ name: string; description: string; builtin: false }[]> {
   return (await deps.store.safetyPolicies.list(teamId)).map((row) => ({ name: row.name, description: parse(row)?.description ?? "", builtin: false }));
 }
 
 /** The team's policy names (for messages). */
-export function teamPolicyNames(deps: PolicyDeps, teamId: number): Promise<string[]> {
+export function teamPolicyNames(deps: SafetyPolicyNeeds, teamId: number): Promise<string[]> {
   return deps.store.safetyPolicies.names(teamId);
 }
 
@@ -100,7 +105,7 @@ export function teamPolicyNames(deps: PolicyDeps, teamId: number): Promise<strin
  * cannot be used; null when the team has none by that name.
  * @example await resolveStoredPolicy(deps, 3, "space_game") // { row: { teamId: 3, name, body, version: "12:2" } }
  */
-export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name: string): Promise<StoredPolicy | null> {
+export async function resolveStoredPolicy(deps: SafetyPolicyNeeds, teamId: number, name: string): Promise<StoredPolicy | null> {
   const row = await deps.store.safetyPolicies.find(teamId, name);
   if (!row) return null;
   const checked = (await safetyLibrary()).validateTeamPolicy(parse(row));
@@ -110,7 +115,7 @@ export async function resolveStoredPolicy(deps: PolicyDeps, teamId: number, name
   return { row: stored };
 }
 
-async function insertNew(deps: PolicyDeps, teamId: number, name: string, policy: TeamPolicyBody, cap: number): Promise<SafetyPolicyRow> {
+async function insertNew(deps: SafetyPolicyNeeds, teamId: number, name: string, policy: TeamPolicyBody, cap: number): Promise<SafetyPolicyRow> {
   if ((await deps.store.safetyPolicies.count(teamId)) >= cap) throw new LimitReached("safety policies", cap, "HOOT_MAX_SAFETY_POLICIES_PER_TEAM", "delete one first");
   try {
     return await deps.store.safetyPolicies.insert(teamId, name, JSON.stringify(policy));

@@ -6,14 +6,14 @@
  * (POST /api/users with user_type playerLogin or playerCreate) is routed by users/.
  */
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { ServiceAccountNeeds } from "./service.ts";
 import { noContent } from "../http/no-content.ts";
-import { authPlugin } from "../auth/index.ts";
+import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { CreateServiceAccountBody, SdkServiceAccountList, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
 import { asSdkServiceAccount, createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
 
 /** The service accounts controller. */
-export function serviceAccountsRoutes(deps: Deps) {
+export function serviceAccountsRoutes(deps: AuthNeeds & ServiceAccountNeeds) {
   return new Elysia({ name: "service-accounts", detail: { tags: ["Service accounts"] } })
     .use(authPlugin(deps))
     .get("/api/service-accounts", async ({ caller }) => ({ service_accounts: await listTeamServiceAccounts(deps, caller.teamId) }), {

@@ -4,17 +4,30 @@
  * account ends its tokens and the sockets of the players it logged in. A team has at most
  * HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM accounts (409 limit_reached past it).
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { ServiceAccountRepo } from "./repo.ts";
 import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import { generateKey, maskKey } from "../auth/index.ts";
 import type { ServiceAccount } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { CreatedSdkServiceAccount, SdkServiceAccount, ServiceAccountBody } from "./model.ts";
 
-type SaDeps = Pick<Deps, "store" | "secrets" | "config" | "revocations">;
+/** The repositories the service accounts feature uses. */
+export type ServiceAccountRepositories = { serviceAccounts: ServiceAccountRepo };
+
+/** What the service accounts feature needs. */
+export interface ServiceAccountNeeds {
+  store: Store<ServiceAccountRepositories>;
+  secrets: Secrets;
+  config: Pick<Config, "env" | "maxServiceAccountsPerTeam">;
+  revocations: Pick<RevocationBus, "publish">;
+}
 
 /** Creates a service account; the answer holds its key in full. 409 `name_taken` when the team has one of that name. */
-export async function createServiceAccount(deps: SaDeps, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
+export async function createServiceAccount(deps: ServiceAccountNeeds, teamId: number, name: string, playerCreate: boolean): Promise<ServiceAccountBody> {
   const apiKey = generateKey("sk", deps.config.env);
   const taken = () => new Conflict(`A service account named "${name}" already exists in the team.`, "name_taken");
   try {
@@ -33,7 +46,7 @@ export async function createServiceAccount(deps: SaDeps, teamId: number, name: s
 }
 
 /** The team's service accounts; playerCreate keys masked. */
-export async function listTeamServiceAccounts(deps: SaDeps, teamId: number): Promise<ServiceAccountBody[]> {
+export async function listTeamServiceAccounts(deps: ServiceAccountNeeds, teamId: number): Promise<ServiceAccountBody[]> {
   return (await deps.store.serviceAccounts.list(teamId)).map((row) => {
     const key = deps.secrets.decrypt(row.keyEnc) ?? "";
     return show(row, row.playerCreate ? maskKey(key) : key);
@@ -41,13 +54,13 @@ export async function listTeamServiceAccounts(deps: SaDeps, teamId: number): Pro
 }
 
 /** Deletes the team's service account `id` and ends its tokens. */
-export async function removeServiceAccount(deps: SaDeps, teamId: number, id: number): Promise<void> {
+export async function removeServiceAccount(deps: ServiceAccountNeeds, teamId: number, id: number): Promise<void> {
   if (!(await deps.store.serviceAccounts.delete(teamId, id))) throw new NotFound("service account");
   deps.store.afterCommit(() => deps.revocations.publish({ kind: "service-account", serviceAccountId: id }));
 }
 
 /** Deletes every service account of a team (team deletion) and, once that commits, ends their tokens and players' sockets. */
-export async function removeTeamServiceAccounts(deps: SaDeps, teamId: number): Promise<void> {
+export async function removeTeamServiceAccounts(deps: ServiceAccountNeeds, teamId: number): Promise<void> {
   const ids = await deps.store.serviceAccounts.deleteOfTeam(teamId);
   deps.store.afterCommit(() => {
     for (const id of ids) deps.revocations.publish({ kind: "service-account", serviceAccountId: id });

@@ -4,15 +4,15 @@
  * operator), and the operator's POST /api/teams, GET|PATCH|DELETE /api/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
-import { authPlugin, developerId } from "../auth/index.ts";
+import type { DeleteTeamNeeds, TeamNeeds } from "./service.ts";
+import { type AuthNeeds, authPlugin, developerId } from "../auth/index.ts";
 import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
 import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, teamsOf } from "./service.ts";
 import { operatorOnly } from "../operator/routes.ts";
 import { noContent } from "../http/no-content.ts";
 
 /** The teams controller. */
-export function teamsRoutes(deps: Deps) {
+export function teamsRoutes(deps: AuthNeeds & TeamNeeds & DeleteTeamNeeds) {
   return new Elysia({ name: "teams", detail: { tags: ["Teams"] } })
     .use(authPlugin(deps))
     .get("/api/teams", async ({ caller }) => ({ teams: await (caller.kind === "operator" ? listAllTeams(deps) : teamsOf(deps, developerId(caller))) }), {

@@ -3,18 +3,31 @@
  * everything that belongs to it (players and their conversations, service accounts, memberships) in one
  * transaction, and every token and socket of it ends at once (after the commit).
  */
-import type { Deps } from "../deps.ts";
+import type { Store } from "../db/store.ts";
+import type { UserRepo } from "../users/repo.ts";
+import type { TeamRepo } from "./repo.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Team } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/errors.ts";
-import { removeTeamPlayers } from "../players/service.ts";
-import { removeTeamServiceAccounts } from "../service-accounts/service.ts";
+import { removeTeamPlayers, type PlayerNeeds, type PlayerRepositories } from "../players/service.ts";
+import { removeTeamServiceAccounts, type ServiceAccountNeeds, type ServiceAccountRepositories } from "../service-accounts/service.ts";
 import type { TeamBody, TeamRef } from "./model.ts";
 
-type TeamDeps = Pick<Deps, "store">;
+/** The repositories the teams feature uses. */
+export type TeamRepositories = { teams: TeamRepo; users: UserRepo };
+
+/** What the teams feature needs. */
+export interface TeamNeeds {
+  store: Store<TeamRepositories>;
+}
+
+/** Deleting a team also needs what deleting its players and service accounts needs. */
+export type DeleteTeamNeeds = Omit<PlayerNeeds & ServiceAccountNeeds, "store"> & {
+  store: Store<TeamRepositories & PlayerRepositories & ServiceAccountRepositories>;
+};
 
 /** Creates a team; 409 `team_exists` when the name is taken (nothing written). */
-export async function createTeam(deps: TeamDeps, name: string): Promise<Team> {
+export async function createTeam(deps: TeamNeeds, name: string): Promise<Team> {
   return uniqueName(
     name,
     deps.store.transaction(async (tx) => {
@@ -25,17 +38,17 @@ export async function createTeam(deps: TeamDeps, name: string): Promise<Team> {
 }
 
 /** Every team as `{pk, name}` (operator). */
-export async function listAllTeams(deps: TeamDeps): Promise<TeamRef[]> {
+export async function listAllTeams(deps: TeamNeeds): Promise<TeamRef[]> {
   return (await deps.store.teams.list()).map(ref);
 }
 
 /** The team with `id`, or 404. */
-export async function getTeam(deps: TeamDeps, id: number): Promise<TeamBody> {
+export async function getTeam(deps: TeamNeeds, id: number): Promise<TeamBody> {
   return show(await requireTeamById(deps, id));
 }
 
 /** Renames the team `id` (an absent name changes nothing); 409 `team_exists` when the name is taken. */
-export async function renameTeam(deps: TeamDeps, id: number, name: string | undefined): Promise<TeamBody> {
+export async function renameTeam(deps: TeamNeeds, id: number, name: string | undefined): Promise<TeamBody> {
   return uniqueName(
     name ?? "",
     deps.store.transaction(async (tx) => {
@@ -48,7 +61,7 @@ export async function renameTeam(deps: TeamDeps, id: number, name: string | unde
 }
 
 /** Deletes the team `id` and everything that belongs to it; its tokens and sockets end once that has committed. */
-export async function deleteTeam(deps: Pick<Deps, "store" | "database" | "secrets" | "config" | "revocations">, id: number): Promise<void> {
+export async function deleteTeam(deps: DeleteTeamNeeds, id: number): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     // Locked first: nothing can be added to the team while it is being emptied.
@@ -61,19 +74,19 @@ export async function deleteTeam(deps: Pick<Deps, "store" | "database" | "secret
 }
 
 /** The team with `id`, or 404. */
-export async function requireTeamById(deps: TeamDeps, id: number): Promise<Team> {
+export async function requireTeamById(deps: TeamNeeds, id: number): Promise<Team> {
   const team = await deps.store.teams.find(id);
   if (!team) throw new NotFound("team");
   return team;
 }
 
 /** Removes `userId` from `teamId`; false when they were not a member. Their tokens for the team end at once. */
-export function leaveTeam(deps: TeamDeps, teamId: number, userId: number): Promise<boolean> {
+export function leaveTeam(deps: TeamNeeds, teamId: number, userId: number): Promise<boolean> {
   return deps.store.teams.removeMember(teamId, userId);
 }
 
 /** Every developer's teams as `{pk, name}`, by user id (for listings of many developers). */
-export async function teamsByUser(deps: TeamDeps): Promise<Map<number, TeamRef[]>> {
+export async function teamsByUser(deps: TeamNeeds): Promise<Map<number, TeamRef[]>> {
   const byUser = new Map<number, TeamRef[]>();
   for (const m of await deps.store.teams.memberships()) {
     const list = byUser.get(m.userId) ?? [];
@@ -84,14 +97,14 @@ export async function teamsByUser(deps: TeamDeps): Promise<Map<number, TeamRef[]
 }
 
 /** The team named `name`, or 404. */
-export async function requireTeam(deps: TeamDeps, name: string): Promise<Team> {
+export async function requireTeam(deps: TeamNeeds, name: string): Promise<Team> {
   const team = await deps.store.teams.findByName(name);
   if (!team) throw new NotFound(`team named "${name}"`);
   return team;
 }
 
 /** Adds the existing developer with `email` to the team named `teamName`. */
-export async function addTeamMember(deps: TeamDeps, teamName: string, email: string): Promise<{ team: Team; userId: number }> {
+export async function addTeamMember(deps: TeamNeeds, teamName: string, email: string): Promise<{ team: Team; userId: number }> {
   const team = await requireTeam(deps, teamName);
   const user = await deps.store.users.findByEmail(email.trim().toLowerCase());
   if (!user) throw new NotFound(`developer with e-mail "${email}"`);
@@ -100,17 +113,17 @@ export async function addTeamMember(deps: TeamDeps, teamName: string, email: str
 }
 
 /** Makes `userId` a member of `teamId`; a no-op when already a member. */
-export function joinTeam(deps: TeamDeps, teamId: number, userId: number): Promise<void> {
+export function joinTeam(deps: TeamNeeds, teamId: number, userId: number): Promise<void> {
   return deps.store.teams.addMember(teamId, userId);
 }
 
 /** True once any team exists. */
-export function hasAnyTeam(deps: TeamDeps): Promise<boolean> {
+export function hasAnyTeam(deps: TeamNeeds): Promise<boolean> {
   return deps.store.teams.any();
 }
 
 /** The teams of a developer as `{pk, name}`. */
-export async function teamsOf(deps: TeamDeps, userId: number): Promise<TeamRef[]> {
+export async function teamsOf(deps: TeamNeeds, userId: number): Promise<TeamRef[]> {
   return (await deps.store.teams.teamsOfUser(userId)).map(ref);
 }
 

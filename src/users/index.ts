@@ -7,8 +7,8 @@
  * POST|DELETE /api/users/{user_pk}/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
-import { authPlugin, developerId } from "../auth/index.ts";
+import type { UserNeeds } from "./service.ts";
+import { type AuthNeeds, authPlugin, developerId } from "../auth/index.ts";
 import { CreatedUser, CreateUserBody, EditUserBody, InvitedDeveloper, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
 import {
   addDeveloperToTeam,
@@ -26,7 +26,7 @@ import { operatorOnly } from "../operator/routes.ts";
 import { noContent } from "../http/no-content.ts";
 
 /** The users controller. */
-export function usersRoutes(deps: Deps) {
+export function usersRoutes(deps: AuthNeeds & UserNeeds) {
   return new Elysia({ name: "users", detail: { tags: ["Users"] } })
     .use(authPlugin(deps))
     .get("/api/users/me", ({ caller }) => describeMe(deps, developerId(caller)), {

@@ -6,7 +6,14 @@
  * admin command) that created them; a developer of a team can only invite an e-mail (invitations/), never
  * create an account or attach an existing one to a team.
  */
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../db/store.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { InvitationRepo } from "../invitations/repo.ts";
+import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
+import type { TeamRepo } from "../teams/repo.ts";
+import type { UserRepo } from "./repo.ts";
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
 import { generateKey, type Caller } from "../auth/index.ts";
 import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
@@ -18,13 +25,19 @@ import { inviteToTeam } from "../invitations/service.ts";
 import { normalizeEmail } from "./email.ts";
 import type { CreateUserBody, CreatedDeveloper, InvitedDeveloper, Me, UserBody } from "./model.ts";
 
-type UserDeps = Pick<Deps, "store" | "secrets" | "config" | "revocations">;
+/** What the users feature needs (creating a developer may create their team's first service account, or invite them). */
+export interface UserNeeds {
+  store: Store<{ users: UserRepo; teams: TeamRepo; serviceAccounts: ServiceAccountRepo; invitations: InvitationRepo }>;
+  secrets: Secrets;
+  config: Pick<Config, "env" | "allowSelfDelete" | "maxServiceAccountsPerTeam" | "maxPendingInvitationsPerTeam">;
+  revocations: Pick<RevocationBus, "publish">;
+}
 
 /**
  * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
  * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
  */
-export async function createDeveloper(deps: UserDeps, input: { teamName: string; email: string; name: string }): Promise<{ user: User; apiKey: string | null; teamId: number }> {
+export async function createDeveloper(deps: UserNeeds, input: { teamName: string; email: string; name: string }): Promise<{ user: User; apiKey: string | null; teamId: number }> {
   const person = checked(input);
   return onceMore(() =>
     deps.store.transaction(async (tx) => {
@@ -38,7 +51,7 @@ export async function createDeveloper(deps: UserDeps, input: { teamName: string;
 }
 
 /** Creates a developer in no team yet (operator); 409 `email_taken` when the e-mail is known. */
-export async function registerDeveloper(deps: UserDeps, input: { email: string; name: string }): Promise<CreatedDeveloper> {
+export async function registerDeveloper(deps: UserNeeds, input: { email: string; name: string }): Promise<CreatedDeveloper> {
   const person = checked(input);
   const taken = () => new Conflict(`A developer with e-mail "${person.email}" already exists.`, "email_taken");
   try {
@@ -54,20 +67,20 @@ export async function registerDeveloper(deps: UserDeps, input: { email: string; 
 }
 
 /** Every developer with their teams (operator). */
-export async function listDevelopers(deps: UserDeps): Promise<UserBody[]> {
+export async function listDevelopers(deps: UserNeeds): Promise<UserBody[]> {
   const teams = await teamsByUser(deps);
   return (await deps.store.users.list()).map((user) => show(user, teams.get(user.id) ?? []));
 }
 
 /** The developer `id` with their teams, or 404. */
-export async function getDeveloper(deps: UserDeps, id: number): Promise<UserBody> {
+export async function getDeveloper(deps: UserNeeds, id: number): Promise<UserBody> {
   const user = await deps.store.users.get(id);
   if (!user) throw new NotFound("user");
   return show(user, await teamsOf(deps, id));
 }
 
 /** Renames the developer `id` (an absent name changes nothing), or 404. */
-export async function renameDeveloper(deps: UserDeps, id: number, name: string | undefined): Promise<UserBody> {
+export async function renameDeveloper(deps: UserNeeds, id: number, name: string | undefined): Promise<UserBody> {
   const trimmed = name?.trim();
   if (trimmed) {
     if (!(await deps.store.users.rename(id, trimmed))) throw new NotFound("user");
@@ -76,13 +89,13 @@ export async function renameDeveloper(deps: UserDeps, id: number, name: string |
 }
 
 /** Deletes the developer `id` and their memberships; their key and tokens stop working at once. */
-export async function removeDeveloper(deps: UserDeps, id: number): Promise<void> {
+export async function removeDeveloper(deps: UserNeeds, id: number): Promise<void> {
   if (!(await deps.store.users.delete(id))) throw new NotFound("user");
   deps.store.afterCommit(() => deps.revocations.publish({ kind: "user", userId: id }));
 }
 
 /** Deletes the calling developer, only where the operator allows it (HOOT_ALLOW_SELF_DELETE). */
-export async function removeSelf(deps: UserDeps, id: number): Promise<void> {
+export async function removeSelf(deps: UserNeeds, id: number): Promise<void> {
   if (!deps.config.allowSelfDelete) {
     throw new Forbidden("Deleting your own account is switched off on this server; ask its operator (HOOT_ALLOW_SELF_DELETE).");
   }
@@ -90,7 +103,7 @@ export async function removeSelf(deps: UserDeps, id: number): Promise<void> {
 }
 
 /** Adds the developer `userId` to the team `teamId` (operator); 404 when either is absent. */
-export async function addDeveloperToTeam(deps: UserDeps, userId: number, teamId: number): Promise<UserBody> {
+export async function addDeveloperToTeam(deps: UserNeeds, userId: number, teamId: number): Promise<UserBody> {
   return deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     const developer = await getDeveloper(inTx, userId);
@@ -101,7 +114,7 @@ export async function addDeveloperToTeam(deps: UserDeps, userId: number, teamId:
 }
 
 /** Removes the developer `userId` from the team `teamId` (operator); 404 when they were not a member. */
-export async function removeDeveloperFromTeam(deps: UserDeps, userId: number, teamId: number): Promise<void> {
+export async function removeDeveloperFromTeam(deps: UserNeeds, userId: number, teamId: number): Promise<void> {
   if (!(await leaveTeam(deps, teamId, userId))) throw new NotFound("membership");
 }
 
@@ -112,7 +125,7 @@ export async function removeDeveloperFromTeam(deps: UserDeps, userId: number, te
  * for the operator, a new developer in no team (201, the key shown this once).
  */
 export async function createUser(
-  deps: UserDeps,
+  deps: UserNeeds,
   caller: Caller,
   body: CreateUserBody,
 ): Promise<{ status: 201; body: CreatedDeveloper | CreatedSdkServiceAccount } | { status: 202; body: InvitedDeveloper }> {
@@ -145,13 +158,13 @@ function checked(input: { email: string; name: string }): { email: string; name:
 // Call inside a transaction: the e-mail check and the insert belong together. Two transactions creating the
 // same e-mail at once (PostgreSQL) meet at the unique index; `onceMore` then runs the loser again, which finds
 // the winner's row.
-async function findOrCreate(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string | null }> {
+async function findOrCreate(deps: UserNeeds, person: { email: string; name: string }): Promise<{ user: User; apiKey: string | null }> {
   const known = await deps.store.users.findByEmail(person.email);
   if (known) return { user: known, apiKey: null };
   return insertDeveloper(deps, person);
 }
 
-async function insertDeveloper(deps: UserDeps, person: { email: string; name: string }): Promise<{ user: User; apiKey: string }> {
+async function insertDeveloper(deps: UserNeeds, person: { email: string; name: string }): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
   const user = await deps.store.users.insert({ name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
   return { user, apiKey };
@@ -171,7 +184,7 @@ function show(user: User, teams: UserBody["teams"]): UserBody {
 }
 
 /** Gives the developer a new key; the old key and every token it minted stop working at once. */
-export async function rotateDeveloperKey(deps: UserDeps, userId: number): Promise<{ user: User; apiKey: string }> {
+export async function rotateDeveloperKey(deps: UserNeeds, userId: number): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
   const user = await deps.store.users.replaceKey(userId, deps.secrets.encrypt(apiKey), deps.secrets.lookupHash(apiKey));
   if (!user) throw new NotFound("developer");
@@ -180,14 +193,14 @@ export async function rotateDeveloperKey(deps: UserDeps, userId: number): Promis
 }
 
 /** Rotates the key of the developer with `email` (admin command). */
-export async function rotateDeveloperKeyByEmail(deps: UserDeps, email: string): Promise<{ user: User; apiKey: string }> {
+export async function rotateDeveloperKeyByEmail(deps: UserNeeds, email: string): Promise<{ user: User; apiKey: string }> {
   const user = await deps.store.users.findByEmail(email.trim().toLowerCase());
   if (!user) throw new NotFound(`developer with e-mail "${email}"`);
   return rotateDeveloperKey(deps, user.id);
 }
 
 /** The /api/users/me body for `userId`. */
-export async function describeMe(deps: UserDeps, userId: number): Promise<Me> {
+export async function describeMe(deps: UserNeeds, userId: number): Promise<Me> {
   const user = await deps.store.users.get(userId);
   if (!user) throw new NotFound("developer");
   const apiKey = deps.secrets.decrypt(user.apiKeyEnc);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { SQL } from "bun";
-import { connectDatabase, DatabaseUnreachable } from "../../src/db/database.ts";
+import { connectDatabase, DatabaseUnreachable } from "../../src/boot/repositories.ts";
 import { createPool, migratePostgres, redactUrl } from "../../src/db/pg/client.ts";
 import { migrations } from "../../src/db/pg/migrations.gen.ts";
 import { isBusyError, isConnectionError } from "../../src/db/errors.ts";

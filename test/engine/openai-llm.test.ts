@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "bun:test";
 import { createEngine } from "../../src/engine/engine.ts";
 import { LlmError } from "../../src/engine/llm/errors.ts";
 import { loadConfig } from "../../src/config.ts";
-import { createLlm } from "../../src/engine-wiring.ts";
+import { createLlm } from "../../src/boot/engine-wiring.ts";
 import { createOpenAiLlm } from "../../src/engine/llm/openai.ts";
 import { PREAMBLE } from "../../src/engine/prompt/index.ts";
 import { refusedUrl, startFakeOpenAi } from "./helpers/fake-openai-server.ts";

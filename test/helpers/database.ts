@@ -8,7 +8,7 @@
  * missing cluster is a failure.
  */
 import { SQL } from "bun";
-import type { Database } from "../../src/db/database.ts";
+import type { Database } from "../../src/boot/repositories.ts";
 
 export type Backend = "sqlite" | "postgres";
 

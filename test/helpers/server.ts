@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { loadConfig, type Config } from "../../src/config.ts";
-import { startServer, type RunningServer, type ServerOptions } from "../../src/server.ts";
+import { startServer, type RunningServer, type ServerOptions } from "../../src/boot/server.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
 import { createServiceAccount } from "../../src/service-accounts/service.ts";

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import { migrations as embedded } from "./migrations.gen.ts";
-import type { EmbeddedMigration } from "../migrate.ts";
+import type { EmbeddedMigration } from "../embedded-migration.ts";
 
 /** drizzle over a Bun.SQL client: the pool, a transaction, or a savepoint. */
 export type PgDb = BunSQLDatabase & { $client: SQL };

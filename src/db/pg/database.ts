@@ -1,10 +1,15 @@
 /** The PostgreSQL side of src/db/database.ts: connect, migrate under the advisory lock, and the Database over the pool. */
-import { DatabaseUnreachable, type ConnectOptions, type Database, type DatabaseSettings } from "../database.ts";
-import { createPool, migratePostgres, pgDb, redactUrl } from "./client.ts";
+import { DatabaseUnreachable, type ConnectOptions, type Database, type DatabaseSettings } from "../database-types.ts";
+import { createPool, migratePostgres, pgDb, redactUrl, type PgDb } from "./client.ts";
 import { createPgStore } from "./store.ts";
 
 /** Connects to `url` (failing at once with DatabaseUnreachable), migrates, and wraps the pool. */
-export async function postgresDatabase(url: string, config: DatabaseSettings, options: ConnectOptions): Promise<Database> {
+export async function postgresDatabase<R extends object>(
+  url: string,
+  repositories: (db: PgDb) => R,
+  config: DatabaseSettings,
+  options: ConnectOptions,
+): Promise<Database<R>> {
   const location = redactUrl(url);
   const pool = createPool(url, { poolSize: config.databasePoolSize, lockTimeoutMs: config.dbLockTimeoutMs });
   try {
@@ -22,7 +27,7 @@ export async function postgresDatabase(url: string, config: DatabaseSettings, op
   let closed = false;
   return {
     kind: "postgres",
-    store: createPgStore(pool, { onCallbackError: options.onCallbackError }),
+    store: createPgStore(pool, repositories, { onCallbackError: options.onCallbackError }),
     location,
     raw: { kind: "postgres", pool, db: pgDb(pool) },
     async ready() {

@@ -15,43 +15,13 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import { retryWhileBusy } from "../busy.ts";
-import { runCallbacks, type Repositories, type Store, type Synchronous } from "../store.ts";
-import { sqliteUserRepo } from "../../users/repo-sqlite.ts";
-import { sqliteTeamRepo } from "../../teams/repo-sqlite.ts";
-import { sqlitePlayerRepo } from "../../players/repo-sqlite.ts";
-import { sqliteServiceAccountRepo } from "../../service-accounts/repo-sqlite.ts";
-import { sqliteOperatorKeyRepo } from "../../operator/repo-sqlite.ts";
-import { sqliteConversationRepo } from "../../conversations/repo-sqlite.ts";
-import { sqliteConsoleRepo } from "../../console/repo-sqlite.ts";
-import { sqliteInvitationRepo } from "../../invitations/repo-sqlite.ts";
-import { sqliteIncidentRepo } from "../../incidents/repo-sqlite.ts";
-import { sqliteSafetyPolicyRepo } from "../../safety-policies/repo-sqlite.ts";
-import { sqliteStoredConfigRepo } from "../../configs/repo-sqlite.ts";
-import { sqliteMetaRepo } from "../meta.ts";
+import { runCallbacks, type Store, type SynchronousRepositories } from "../store.ts";
 
 export interface SqliteStoreOptions {
   /** How long a transaction waits (asynchronously) for another process's write lock before DatabaseBusy. */
   lockDeadlineMs: number;
   /** Told about an afterCommit callback that threw (it never undoes the commit). */
   onCallbackError?: (error: unknown) => void;
-}
-
-/** The synchronous repositories over one SQLite handle. */
-export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Synchronous<Repositories[K]> } {
-  return {
-    users: sqliteUserRepo(db),
-    teams: sqliteTeamRepo(db),
-    players: sqlitePlayerRepo(db),
-    serviceAccounts: sqliteServiceAccountRepo(db),
-    operatorKeys: sqliteOperatorKeyRepo(db),
-    conversations: sqliteConversationRepo(db),
-    console: sqliteConsoleRepo(db),
-    invitations: sqliteInvitationRepo(db),
-    incidents: sqliteIncidentRepo(db),
-    safetyPolicies: sqliteSafetyPolicyRepo(db),
-    storedConfigs: sqliteStoredConfigRepo(db),
-    meta: sqliteMetaRepo(db),
-  };
 }
 
 interface Gate {
@@ -63,21 +33,24 @@ interface Gate {
   depth: number;
 }
 
-/** The async store over `db`; the same handle's repositories serve the store and its transactions. */
-export function createSqliteStore(db: Db, options: SqliteStoreOptions): Store {
+/**
+ * The async store over `db` and the synchronous repositories `repositories(db)` builds; the same handle's
+ * repositories serve the store and its transactions.
+ */
+export function createSqliteStore<R extends object>(db: Db, repositories: (db: Db) => SynchronousRepositories<R>, options: SqliteStoreOptions): Store<R> {
   const sqlite = db.$client;
-  const sync = sqliteRepositories(db);
+  const sync = repositories(db);
   const gate: Gate = { open: null, afterCommit: [], depth: 0 };
 
-  const inner: Store = {
-    ...facade(sync, null),
+  const inner: Store<R> = {
+    ...facade<R>(sync, null),
     transaction: (work) => savepoint(sqlite, gate, () => work(inner)),
     afterCommit: (fn) => void gate.afterCommit.push(fn),
   };
 
   return {
-    ...facade(sync, gate),
-    async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    ...facade<R>(sync, gate),
+    async transaction<T>(work: (tx: Store<R>) => Promise<T>): Promise<T> {
       while (gate.open) await gate.open;
       let release!: () => void;
       gate.open = new Promise((resolve) => (release = resolve));
@@ -131,7 +104,7 @@ type AnyFn = (...args: unknown[]) => unknown;
 
 // The async face of the synchronous repositories: each call answers a settled promise (a throw becomes a
 // rejection); on the outer store, a call made while a transaction is open waits for it to end.
-function facade(sync: ReturnType<typeof sqliteRepositories>, gate: Gate | null): Repositories {
+function facade<R extends object>(sync: SynchronousRepositories<R>, gate: Gate | null): R {
   const out: Record<string, Record<string, AnyFn>> = {};
   for (const [name, repo] of Object.entries(sync)) {
     const methods: Record<string, AnyFn> = {};
@@ -145,7 +118,7 @@ function facade(sync: ReturnType<typeof sqliteRepositories>, gate: Gate | null):
     }
     out[name] = methods;
   }
-  return out as unknown as Repositories;
+  return out as unknown as R;
 }
 
 function settle(fn: AnyFn, args: unknown[]): Promise<unknown> {

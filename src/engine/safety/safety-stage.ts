@@ -10,7 +10,7 @@
  * benchmarks); the session always gives one.
  */
 import type { ReplyFrame } from "../frames.ts";
-import type { Context } from "../types.ts";
+import type { Context } from "../vocabulary.ts";
 import type { Incident, OutputVerdict } from "./policy/compiled.ts";
 
 /** What the caller's policy does to this turn's reply. */

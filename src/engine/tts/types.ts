@@ -7,7 +7,9 @@
  * so the provider knows when the listener needs each sentence (the first one now, the next one when the audio
  * before it has played) and can refuse a turn up front when it cannot keep up, instead of failing it halfway.
  */
-import type { AudioFormat, VoiceProfile } from "../types.ts";
+import type { AudioChunk, AudioFormat, VoiceProfile } from "../vocabulary.ts";
+
+export type { AudioChunk } from "../vocabulary.ts";
 
 export interface SpeechRequest {
   text: string;
@@ -24,13 +26,6 @@ export interface SpeechRequest {
    * Ignored when a ticket is given, which knows better.
    */
   due?: number;
-}
-
-export interface AudioChunk {
-  /** Whole MP3 frames (a whole sentence's stream), or raw little-endian 16-bit mono samples for pcm16. */
-  data: Uint8Array;
-  mimeType: string;
-  sampleRate: number;
 }
 
 /** A turn's reservation of speech capacity. */

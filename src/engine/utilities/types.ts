@@ -9,7 +9,7 @@
  * `on_input_non_blocking` (beside the reply) and `on_output` (on the reply). A utility that fails gives an
  * error value for its name, never a failed turn.
  */
-import type { Context, HistoryMessage } from "../types.ts";
+import type { Context, HistoryMessage } from "../vocabulary.ts";
 
 export interface ClassifyUtility {
   type: "classify";

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectDatabase, type Database } from "../../../src/db/database.ts";
-import type { Store } from "../../../src/db/store.ts";
+import { connectDatabase, type Database } from "../../../src/boot/repositories.ts";
+import type { Store } from "../../../src/boot/repositories.ts";
 import { CONTRACT_BACKENDS, createPgDatabase, type Backend } from "../../helpers/database.ts";
 
 export interface ContractContext {

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "./deps.ts";
 import { createTeam, hasAnyTeam } from "../teams/service.ts";
 import { createDeveloper } from "../users/service.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";

@@ -11,12 +11,12 @@
  * Then plain-text conversation rows of older versions are sealed.
  */
 import type { Config } from "../config.ts";
-import { connectDatabase, type ConnectOptions, type Database } from "../db/database.ts";
+import { connectDatabase, type ConnectOptions, type Database } from "./repositories.ts";
 import { createSecrets, safeEqual } from "../auth/secrets.ts";
 import { createTextCipher } from "../conversations/cipher.ts";
 import { sealPlainMessages } from "../conversations/service.ts";
 import { findMasterKey, generateMasterKey, generatedKeyWarning, keyCheckValue, keyFilePath } from "../secret-key.ts";
-import { ensurePrivateDir } from "./private-files.ts";
+import { ensurePrivateDir } from "../private-files.ts";
 
 /** A refusal to start, with a message written for the operator. */
 export class StartupRefused extends Error {

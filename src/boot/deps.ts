@@ -1,9 +1,10 @@
 /**
- * The dependencies every feature receives, built once by server.ts (or cli/admin.ts) and passed to createApp.
- * Services take what they need from here explicitly; nothing reads the environment or globals. This is also
- * where features hand auth the narrow lookups it needs (auth/lookups.ts), so auth never imports a feature.
+ * Every dependency of the app, built once by server.ts (or cli/admin.ts) and passed to createApp. No feature
+ * imports this: each declares the narrow part it needs (`PlayerNeeds`, `AuthNeeds`, ...) and this bag satisfies
+ * them all by its shape. Nothing reads the environment or globals. This is also where features hand auth the
+ * narrow lookups it needs (auth/lookups.ts), so auth never imports a feature.
  *
- * `store` holds every repository (src/db/store.ts); a service that needs a transaction runs
+ * `store` holds every repository (store.ts, repositories.ts); a service that needs a transaction runs
  * `deps.store.transaction(tx => …)` and hands `{ ...deps, store: tx }` to whatever it calls inside.
  * `database` is the rest of the database's surface (readiness, the SQLite write lock, WAL scrubbing, close).
  *
@@ -13,25 +14,24 @@
  * socket leases and the once-per-cluster jobs are used by interact/connections.ts and server.ts. server.ts
  * starts and stops it. On SQLite `cluster` is null.
  */
-import type { Config } from "./config.ts";
-import type { Database } from "./db/database.ts";
-import type { Store } from "./db/store.ts";
-import type { Logger } from "./log.ts";
-import type { Metrics } from "./metrics.ts";
-import { createSecrets, type Secrets } from "./auth/secrets.ts";
-import { createTokenService, type TokenService } from "./auth/tokens.ts";
-import { createCredentialStore, type CredentialStore } from "./auth/credentials.ts";
-import { createCallerResolver, type CallerResolver } from "./auth/caller.ts";
-import { createFailureLimiter, type LoginLimiter } from "./auth/rate-limit.ts";
-import { createRevocationBus, type RevocationBus } from "./auth/revocations.ts";
-import type { AuthLookups } from "./auth/lookups.ts";
-import { createCluster, type Cluster } from "./cluster/index.ts";
-import { createTextCipher, type TextCipher } from "./conversations/cipher.ts";
-import { developerLookup } from "./users/repo.ts";
-import { serviceAccountLookup } from "./service-accounts/repo.ts";
-import { playerLookup } from "./players/repo.ts";
-import { teamLookup } from "./teams/repo.ts";
-import { operatorLookup } from "./operator/repo.ts";
+import type { Config } from "../config.ts";
+import type { Database, Store } from "./repositories.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import { createSecrets, type Secrets } from "../auth/secrets.ts";
+import { createTokenService, type TokenService } from "../auth/tokens.ts";
+import { createCredentialStore, type CredentialStore } from "../auth/credentials.ts";
+import { createCallerResolver, type CallerResolver } from "../auth/caller.ts";
+import { createFailureLimiter, type LoginLimiter } from "../auth/rate-limit.ts";
+import { createRevocationBus, type RevocationBus } from "../auth/revocations.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
+import { createCluster, type Cluster } from "../cluster/index.ts";
+import { createTextCipher, type TextCipher } from "../conversations/cipher.ts";
+import { developerLookup } from "../users/repo.ts";
+import { serviceAccountLookup } from "../service-accounts/repo.ts";
+import { playerLookup } from "../players/repo.ts";
+import { teamLookup } from "../teams/repo.ts";
+import { operatorLookup } from "../operator/repo.ts";
 
 export interface Deps {
   config: Config;

@@ -7,11 +7,26 @@
  * 401 whatever the body's shape, is counted, and is logged by reason without the secret; a developer in several
  * teams must name one.
  */
-import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../../errors.ts";
-import type { Deps } from "../../deps.ts";
+import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
+import type { CredentialStore } from "../auth/credentials.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { LoginLimiter } from "../auth/rate-limit.ts";
 import type { LoginBody, LoginResponse } from "./model.ts";
 
-type LoginDeps = Pick<Deps, "lookups" | "credentials" | "tokens" | "secrets" | "loginLimiter" | "logger" | "metrics">;
+/** What login needs. */
+export interface LoginNeeds {
+  lookups: AuthLookups;
+  credentials: CredentialStore;
+  tokens: TokenService;
+  secrets: Secrets;
+  loginLimiter: LoginLimiter;
+  logger: Logger;
+  metrics: Pick<Metrics, "authFailures">;
+}
 
 interface LoginForm {
   apiKey: string | undefined;
@@ -22,7 +37,7 @@ interface LoginForm {
 const given = (value: string | null | undefined) => (value === null || value === "" ? undefined : value);
 
 /** Issues the token for `body`; `client` is the caller's address (for limiting). */
-export async function login(deps: LoginDeps, body: LoginBody, client: string): Promise<LoginResponse> {
+export async function login(deps: LoginNeeds, body: LoginBody, client: string): Promise<LoginResponse> {
   const form: LoginForm = { apiKey: given(body.api_key), federatedId: given(body.federated_id), teamName: given(body.team_name) };
   // Player logins are limited per federated id, never per service key: that key is public (it ships in the
   // app), so counting failures against it would let anyone lock every player of the app out.
@@ -45,13 +60,13 @@ export async function login(deps: LoginDeps, body: LoginBody, client: string): P
   }
 }
 
-function rateLimited(deps: LoginDeps, client: string, wait: number): TooManyRequests {
+function rateLimited(deps: LoginNeeds, client: string, wait: number): TooManyRequests {
   deps.metrics.authFailures.inc({ reason: "rate_limited" });
   deps.logger.warn({ event: "login_rate_limited", client }, "login refused: too many failures");
   return new TooManyRequests(wait);
 }
 
-async function issue(deps: LoginDeps, form: LoginForm) {
+async function issue(deps: LoginNeeds, form: LoginForm) {
   if (form.apiKey === undefined) throw new Unauthorized();
   const kind = deps.credentials.kindOf(form.apiKey);
   if (kind === "dk") {
@@ -85,7 +100,7 @@ async function issue(deps: LoginDeps, form: LoginForm) {
   throw new Unauthorized();
 }
 
-async function developerTeam(deps: LoginDeps, userId: number, teamName: string | undefined): Promise<number> {
+async function developerTeam(deps: LoginNeeds, userId: number, teamName: string | undefined): Promise<number> {
   if (teamName !== undefined) {
     const team = await deps.lookups.teams.byName(teamName);
     if (!team || !(await deps.lookups.teams.isMember(userId, team.id))) throw new Unauthorized();

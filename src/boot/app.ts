@@ -5,21 +5,21 @@
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import type { Deps } from "./deps.ts";
-import { httpPlugin, type Lifecycle } from "./http/plugin.ts";
-import { createBodyGuard } from "./http/body-guard.ts";
-import { loginRoutes } from "./auth/login/index.ts";
-import { credentialGate } from "./auth/index.ts";
-import { usersRoutes } from "./users/index.ts";
-import { playersRoutes } from "./players/index.ts";
-import { serviceAccountsRoutes } from "./service-accounts/index.ts";
-import { teamsRoutes } from "./teams/index.ts";
-import { operatorRoutes } from "./operator/index.ts";
-import { policiesRoutes } from "./policies/index.ts";
-import { safetyPoliciesRoutes } from "./safety-policies/index.ts";
-import { incidentsRoutes } from "./incidents/index.ts";
-import { systemRoutes } from "./system/index.ts";
-import { configsRoutes } from "./configs/index.ts";
-import { consoleCredentialGate, consoleRoutes } from "./console/index.ts";
+import { httpPlugin, type Lifecycle } from "../http/plugin.ts";
+import { createBodyGuard } from "../http/body-guard.ts";
+import { loginRoutes } from "../login/index.ts";
+import { credentialGate } from "../auth/index.ts";
+import { usersRoutes } from "../users/index.ts";
+import { playersRoutes } from "../players/index.ts";
+import { serviceAccountsRoutes } from "../service-accounts/index.ts";
+import { teamsRoutes } from "../teams/index.ts";
+import { operatorRoutes } from "../operator/index.ts";
+import { policiesRoutes } from "../policies/index.ts";
+import { safetyPoliciesRoutes } from "../safety-policies/index.ts";
+import { incidentsRoutes } from "../incidents/index.ts";
+import { systemRoutes } from "../system/index.ts";
+import { configsRoutes } from "../configs/index.ts";
+import { consoleCredentialGate, consoleRoutes } from "../console/index.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;

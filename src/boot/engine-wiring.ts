@@ -4,13 +4,13 @@
  * (HOOT_MODERATION_PROVIDER), and fills the engine's own options. Nothing in src/engine reads settings.
  * It also connects the engine's and the speech provider's observers to the Prometheus metrics (src/metrics.ts).
  */
-import type { Config } from "./config.ts";
-import type { Logger } from "./log.ts";
-import type { Metrics } from "./metrics.ts";
-import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type TurnObserver, type UtilityModel } from "./engine/index.ts";
-import { createTtsProvider, LocalSpeechProvider, type TtsObserver } from "./engine/tts/index.ts";
-import { createModeration } from "./engine/safety/moderation/create.ts";
-import type { ModerationProvider } from "./engine/safety/moderation/types.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type TurnObserver, type UtilityModel } from "../engine/index.ts";
+import { createTtsProvider, LocalSpeechProvider, type TtsObserver } from "../engine/index.ts";
+import { createModeration } from "../engine/index.ts";
+import type { ModerationProvider } from "../engine/index.ts";
 
 /** The engine for `config`; with `metrics`, every turn and sentence is measured there. */
 export async function buildEngine(config: Config, logger: Logger, metrics?: Metrics): Promise<Engine> {

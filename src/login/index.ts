@@ -4,13 +4,13 @@
  * `Bearer`, the browser SDK `Bearer undefined` or a stale token) and the body alone says who logs in.
  */
 import { Elysia } from "elysia";
-import type { Deps } from "../../deps.ts";
+import type { Config } from "../config.ts";
 import { LoginBody, LoginResponse } from "./model.ts";
-import { login } from "./service.ts";
-import { clientAddress } from "../../http/client-address.ts";
+import { login, type LoginNeeds } from "./service.ts";
+import { clientAddress } from "../http/client-address.ts";
 
 /** The login controller. */
-export function loginRoutes(deps: Deps) {
+export function loginRoutes(deps: LoginNeeds & { config: Pick<Config, "trustProxy"> }) {
   return new Elysia({ name: "login", detail: { tags: ["Authentication"] } }).post(
     "/api/auth/login",
     ({ body, request, server, set }) => {
