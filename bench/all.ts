@@ -15,7 +15,9 @@ console.log(machineLine());
 console.log("(engine, speech and speech-engine run in one process each, unpinned; http, interact and startup pin the server and the load apart)");
 
 // Any other bench:* script runs after these, in package.json's order.
-const others = Object.keys(scripts).filter((s) => s.startsWith("bench:") && !ORDER.includes(s.slice(6))).map((s) => s.slice(6));
+const others = Object.keys(scripts)
+  .filter((s) => s.startsWith("bench:") && !ORDER.includes(s.slice(6)))
+  .map((s) => s.slice(6));
 
 const outcomes: { name: string; result: string }[] = [];
 for (const name of [...ORDER, ...others]) {

@@ -28,19 +28,48 @@ export async function apiTargets(server: string, url: string, credentialsFile: s
   const devLogin = { api_key: creds.developer_api_key };
   const token = await login(devLogin);
   const auth = { ...json, authorization: `Bearer ${token}` };
-  const made = await fetch(`${url}/api/players`, { method: "POST", headers: auth, body: JSON.stringify({ external_id: `bench-player-${crypto.randomUUID()}` }) });
+  const made = await fetch(`${url}/api/players`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ external_id: `bench-player-${crypto.randomUUID()}` }),
+  });
   if (made.status !== 201) throw new Error(`${server}: POST /api/players answered ${made.status}: ${await made.text()}`);
   const player = (await made.json()) as { pk: number; federated_id: string };
   const playerLogin = { api_key: creds.service_account_api_key, federated_id: player.federated_id };
   await login(playerLogin);
   const got = await fetch(`${url}/api/players/${player.pk}`, { headers: auth });
   const body = (await got.json()) as { pk?: number; federated_id?: string };
-  if (got.status !== 200 || body.pk !== player.pk || body.federated_id !== player.federated_id) throw new Error(`${server}: GET /api/players/{pk} answered ${got.status}`);
+  if (got.status !== 200 || body.pk !== player.pk || body.federated_id !== player.federated_id)
+    throw new Error(`${server}: GET /api/players/{pk} answered ${got.status}`);
   return {
     get: { name: "GET /api/players/{pk}", server, url, path: `/api/players/${player.pk}`, method: "GET", headers: { authorization: `Bearer ${token}` } },
-    loginDeveloper: { name: "POST /api/auth/login (developer)", server, url, path: "/api/auth/login", method: "POST", headers: json, body: JSON.stringify(devLogin) },
-    loginPlayer: { name: "POST /api/auth/login (player)", server, url, path: "/api/auth/login", method: "POST", headers: json, body: JSON.stringify(playerLogin) },
-    createPlayer: { name: "POST /api/players", server, url, path: "/api/players", method: "POST", headers: auth, body: JSON.stringify({ external_id: "b-{n}" }) },
+    loginDeveloper: {
+      name: "POST /api/auth/login (developer)",
+      server,
+      url,
+      path: "/api/auth/login",
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(devLogin),
+    },
+    loginPlayer: {
+      name: "POST /api/auth/login (player)",
+      server,
+      url,
+      path: "/api/auth/login",
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(playerLogin),
+    },
+    createPlayer: {
+      name: "POST /api/players",
+      server,
+      url,
+      path: "/api/players",
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ external_id: "b-{n}" }),
+    },
   };
 }
 
@@ -48,10 +77,16 @@ export async function apiTargets(server: string, url: string, credentialsFile: s
 export async function preparePeer(): Promise<string> {
   const npm = Bun.which("npm");
   if (!Bun.which("node") || !npm) return "skipped: node and npm are needed for the peer";
-  if (existsSync(join(PEER_DIR, "node_modules/better-sqlite3/build/Release/better_sqlite3.node")) && existsSync(join(PEER_DIR, "node_modules/fastify"))) return "ok";
+  if (existsSync(join(PEER_DIR, "node_modules/better-sqlite3/build/Release/better_sqlite3.node")) && existsSync(join(PEER_DIR, "node_modules/fastify")))
+    return "ok";
   process.stderr.write("installing the Fastify peer's packages (npm ci in bench/peers/fastify; better-sqlite3 compiles from source, about a minute)…\n");
   // build_from_source: better-sqlite3's installer would otherwise try to download a prebuilt binary first.
-  const proc = Bun.spawn([npm, "ci", "--no-audit", "--no-fund"], { cwd: PEER_DIR, env: { ...process.env, npm_config_build_from_source: "true" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([npm, "ci", "--no-audit", "--no-fund"], {
+    cwd: PEER_DIR,
+    env: { ...process.env, npm_config_build_from_source: "true" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) {
     process.stderr.write(out + err);

@@ -10,16 +10,16 @@
  * Every node, PostgreSQL, HAProxy and wrk share this machine's cores: more nodes add no cores here, so the
  * figures show what the balancer and the shared database cost, not how a real cluster of machines scales.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
+import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { apiTargets } from "./api-targets.ts";
 import { printTable } from "./load.ts";
 import { cpuPlan, machineLines, ms } from "./machine.ts";
 import { median, requireWrk, runWrk, type WrkTarget } from "./wrk.ts";
-import { apiTargets } from "./api-targets.ts";
-import { MAIN, spawnServer } from "../test/helpers/process.ts";
 
 const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 3)));
 const WARMUP = Math.max(0, Math.round(Number(process.env.BENCH_WARMUP_SECONDS ?? 1)));
@@ -101,20 +101,35 @@ try {
   const credentials = join(dir, "node1/data/dev-credentials.json");
   await measure("PostgreSQL, 1 node (no balancer)", nodes[0]!.url, credentials, { via: nodes[0]!.url, held: nodes[0]!.url });
   for (const count of [1, 2, 3]) {
-    const balancer = await startHaproxy(haproxy, nodes.slice(0, count).map((n) => n.url), join(dir, `haproxy-${count}.cfg`));
+    const balancer = await startHaproxy(
+      haproxy,
+      nodes.slice(0, count).map((n) => n.url),
+      join(dir, `haproxy-${count}.cfg`),
+    );
     children.push(balancer.proc);
     try {
-      await measure(`PostgreSQL, ${count} node${count > 1 ? "s" : ""} behind HAProxy`, balancer.url, credentials, { via: nodes[0]!.url, held: nodes[count - 1]!.url });
+      await measure(`PostgreSQL, ${count} node${count > 1 ? "s" : ""} behind HAProxy`, balancer.url, credentials, {
+        via: nodes[0]!.url,
+        held: nodes[count - 1]!.url,
+      });
     } finally {
       balancer.proc.kill("SIGTERM");
       await balancer.proc.exited;
     }
   }
 
-  console.log(`\nhoot cluster benchmark: wrk -t1 -c${CONNECTIONS}, ${SECONDS}s per cell after ${WARMUP}s of warm-up, loopback; HAProxy ${haproxyVersion(haproxy)}, round robin`);
-  for (const line of machineLines({ ...cpuPlan(), server: null, load: null, unpinnedReason: "nodes, PostgreSQL, HAProxy and wrk share every core" }, { server: "hoot nodes", load: "wrk" })) console.log(line);
+  console.log(
+    `\nhoot cluster benchmark: wrk -t1 -c${CONNECTIONS}, ${SECONDS}s per cell after ${WARMUP}s of warm-up, loopback; HAProxy ${haproxyVersion(haproxy)}, round robin`,
+  );
+  for (const line of machineLines(
+    { ...cpuPlan(), server: null, load: null, unpinnedReason: "nodes, PostgreSQL, HAProxy and wrk share every core" },
+    { server: "hoot nodes", load: "wrk" },
+  ))
+    console.log(line);
   console.log(`login = POST /api/auth/login (player form); GET = GET /api/players/{pk} with a developer token.`);
-  console.log(`revocation: ${REVOCATIONS} players deleted through node 1 (direct), each with a socket on the last node (SQLite and 1 node: the same node); ms from sending the DELETE to its answer, and to the socket's close frame.`);
+  console.log(
+    `revocation: ${REVOCATIONS} players deleted through node 1 (direct), each with a socket on the last node (SQLite and 1 node: the same node); ms from sending the DELETE to its answer, and to the socket's close frame.`,
+  );
   console.log("Every process shares this machine's cores, so more nodes add balancer and database work but no CPU: not a scaling figure.\n");
   printTable(rows);
 } finally {
@@ -131,7 +146,11 @@ try {
 async function revocationLatencies(via: string, held: string, credentialsFile: string): Promise<{ latencies: number[]; answers: number[] }> {
   const creds = (await Bun.file(credentialsFile).json()) as { developer_api_key: string; service_account_api_key: string };
   const post = async (url: string, path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
     return (await res.json()) as Record<string, string & number>;
   };
@@ -148,7 +167,9 @@ async function revocationLatencies(via: string, held: string, credentialsFile: s
       ws.onmessage = (e) => (JSON.parse(String(e.data)).kind === "authenticate" ? resolve() : reject(new Error(String(e.data))));
     });
     await new Promise<void>((resolve) => (ws.onopen = () => resolve()));
-    ws.send(JSON.stringify({ type: "request", kind: "authenticate", uid: crypto.randomUUID(), client_start_time: new Date().toISOString(), access_token: token }));
+    ws.send(
+      JSON.stringify({ type: "request", kind: "authenticate", uid: crypto.randomUUID(), client_start_time: new Date().toISOString(), access_token: token }),
+    );
     await authenticated;
     ws.onmessage = null;
     const sentAt = performance.now();

@@ -10,7 +10,7 @@
  */
 import { createEngine, createLocalLlm, type LlmProvider, type LlmRequest, type TurnFrame } from "../src/engine/index.ts";
 import type { TurnInput } from "../src/engine/types.ts";
-import { toWire, type RequestStamp } from "../src/interact/protocol.ts";
+import { type RequestStamp, toWire } from "../src/interact/protocol.ts";
 
 const iterations = Number(process.argv[2] ?? 5000);
 const warmup = Math.min(500, Math.floor(iterations / 5));

@@ -20,11 +20,37 @@ const shapes: [string, (bytes: number) => string][] = [
   ["baseline: one long string", (n) => JSON.stringify({ api_key: "hoot_dev_dk_" + "a".repeat(Math.max(0, n - 40)) }).slice(0, n - 2) + '"}'],
   ["deep [[[…]]] (closed)", (n) => "[".repeat(n / 2) + "]".repeat(n / 2)],
   ["deep [[[… (unclosed)", (n) => "[".repeat(n)],
-  ["32 deep, wide, fails schema", (n) => '{"api_key":' + "[".repeat(30) + "[" + Array(Math.floor((n - 100) / 2)).fill("0").join(",") + "]" + "]".repeat(30) + "}"],
-  ["wide object, unknown fields", (n) => "{" + Array.from({ length: Math.floor(n / 12) }, (_, i) => `"k${i}":1`).join(",").slice(0, n - 2) .replace(/,[^,]*$/, "") + "}"],
+  [
+    "32 deep, wide, fails schema",
+    (n) =>
+      '{"api_key":' +
+      "[".repeat(30) +
+      "[" +
+      Array(Math.floor((n - 100) / 2))
+        .fill("0")
+        .join(",") +
+      "]" +
+      "]".repeat(30) +
+      "}",
+  ],
+  [
+    "wide object, unknown fields",
+    (n) =>
+      "{" +
+      Array.from({ length: Math.floor(n / 12) }, (_, i) => `"k${i}":1`)
+        .join(",")
+        .slice(0, n - 2)
+        .replace(/,[^,]*$/, "") +
+      "}",
+  ],
 ];
 
-const hoot = await spawnServer(dir, { HOOT_LOG_LEVEL: "warn", HOOT_LOGIN_FAILURES_PER_MINUTE: "100000", HOOT_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"), HOOT_ENV: "staging" });
+const hoot = await spawnServer(dir, {
+  HOOT_LOG_LEVEL: "warn",
+  HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
+  HOOT_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"),
+  HOOT_ENV: "staging",
+});
 try {
   const rows: string[][] = [];
   for (const [name, make] of shapes) {

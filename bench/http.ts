@@ -14,11 +14,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { printTable } from "./load.ts";
-import { cpuPlan, machineLines, ms, pinSelf, pinned } from "./machine.ts";
-import { median, requireWrk, runRounds, type WrkTarget } from "./wrk.ts";
-import { apiTargets, peerCommand, preparePeer, type ApiTargets } from "./api-targets.ts";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { type ApiTargets, apiTargets, peerCommand, preparePeer } from "./api-targets.ts";
+import { printTable } from "./load.ts";
+import { cpuPlan, machineLines, ms, pinned, pinSelf } from "./machine.ts";
+import { median, requireWrk, runRounds, type WrkTarget } from "./wrk.ts";
 
 const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 2))); // wrk takes whole seconds
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
@@ -99,24 +99,34 @@ try {
       "p99 ms": ms(median(mine.map((r) => r.p99))),
       errors: mine.reduce((n, r) => n + r.errors, 0),
       "CPU µs/req": cpuMedian(mine),
-      "CPU vs peer": peerIndex >= 0 && cpuMedian(mine) !== "" && cpuMedian(runs[peerIndex]!) !== "" ? `${(Number(cpuMedian(runs[peerIndex]!)) / Number(cpuMedian(mine))).toFixed(2)}x` : "",
+      "CPU vs peer":
+        peerIndex >= 0 && cpuMedian(mine) !== "" && cpuMedian(runs[peerIndex]!) !== ""
+          ? `${(Number(cpuMedian(runs[peerIndex]!)) / Number(cpuMedian(mine))).toFixed(2)}x`
+          : "",
       "vs bare": target.server === "bare" ? "1" : vsBare.toFixed(2),
       "vs peer": vsPeer === null ? "" : `${vsPeer.toFixed(2)}x`,
       "goal (issue 18)": verdict,
     };
   });
 
-  console.log(`\nhoot HTTP benchmark: wrk -t${threads} -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS}s per target (after ${WARMUP}s of warm-up each), loopback`);
+  console.log(
+    `\nhoot HTTP benchmark: wrk -t${threads} -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS}s per target (after ${WARMUP}s of warm-up each), loopback`,
+  );
   for (const line of machineLines(plan, { server: "each server (bare, hoot, peer; one at a time under load)", load: "wrk" })) console.log(line);
   console.log(`peer: Node ${nodeVersion()} + Fastify + better-sqlite3 + jsonwebtoken (bench/peers/fastify): ${peerNote}`);
   const bareRps = bareRuns.map((r) => r.rps);
   console.log("figures are medians over the rounds; ratios are per round (same round's bare / peer run), then the median.");
-  console.log(`bare Bun.serve ranged ${Math.round(Math.min(...bareRps))}-${Math.round(Math.max(...bareRps))} req/s over the rounds: the spread shows the run's noise.`);
+  console.log(
+    `bare Bun.serve ranged ${Math.round(Math.min(...bareRps))}-${Math.round(Math.max(...bareRps))} req/s over the rounds: the spread shows the run's noise.`,
+  );
   console.log("CPU µs/req: the server's own CPU time (all threads) per request during the run, which other load on the machine barely moves;");
   console.log("'CPU vs peer' is how many times less CPU hoot spent per request than the peer (a core's worth of requests, compared).\n");
   printTable(rows);
   const failed = rows.filter((r) => r.errors > 0);
-  if (failed.length > 0) console.log(`\nwarning: ${failed.map((r) => `${r.server} ${r.target}`).join("; ")} had errors (non-2xx answers or socket errors): those rates do not count`);
+  if (failed.length > 0)
+    console.log(
+      `\nwarning: ${failed.map((r) => `${r.server} ${r.target}`).join("; ")} had errors (non-2xx answers or socket errors): those rates do not count`,
+    );
 } finally {
   for (const s of servers) s.proc.kill("SIGTERM");
   await Promise.all(servers.map((s) => s.proc.exited));

@@ -112,7 +112,14 @@ async function turns(c: Extract<LoadConfig, { mode: "turns" }>) {
 
 async function echo(c: Extract<LoadConfig, { mode: "echo" }>) {
   // The same size as an interact request, so the frame work matches.
-  const sample = JSON.stringify({ type: "stream", kind: "interact", uid: crypto.randomUUID(), text: "Tell me a story about a dragon", context: { player_name: "Mia" }, audio_output: false });
+  const sample = JSON.stringify({
+    type: "stream",
+    kind: "interact",
+    uid: crypto.randomUUID(),
+    text: "Tell me a story about a dragon",
+    context: { player_name: "Mia" },
+    audio_output: false,
+  });
   const sockets = await Promise.all(Array.from({ length: c.sessions }, () => Socket.open(c.url)));
   const roundTrip = (s: Socket) =>
     new Promise<number>((resolve) => {

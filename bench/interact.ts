@@ -16,10 +16,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { printTable } from "./load.ts";
-import { cpuPlan, machineLines, ms, pinSelf, pinned } from "./machine.ts";
-import { summarize, type Latencies, type LoadConfig } from "./interact-load.ts";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { type Latencies, type LoadConfig, summarize } from "./interact-load.ts";
+import { printTable } from "./load.ts";
+import { cpuPlan, machineLines, ms, pinned, pinSelf } from "./machine.ts";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
@@ -78,7 +78,9 @@ try {
     pooled.echo.push(...echo.roundTrip);
     pooled.echoSolo.push(...echoSolo.roundTrip);
     ratios.push(summarize(many.firstText).p50 / summarize(echo.roundTrip).p50);
-    process.stderr.write(`  round ${round + 1}/${ROUNDS}: first text p50 ${ms(summarize(many.firstText).p50)} ms, echo p50 ${ms(summarize(echo.roundTrip).p50)} ms\n`);
+    process.stderr.write(
+      `  round ${round + 1}/${ROUNDS}: first text p50 ${ms(summarize(many.firstText).p50)} ms, echo p50 ${ms(summarize(echo.roundTrip).p50)} ms\n`,
+    );
   }
   await stop(server);
   await stop(echoServer);
@@ -108,13 +110,23 @@ try {
     "goal (issue 18)": goal,
     verdict,
   });
-  console.log(`\nhoot interact benchmark: local model at full speed, text only, ${PLAYERS} sessions x ${TURNS} turns, ${ROUNDS} rounds (samples pooled; the echo ratio is the median of the rounds')`);
-  for (const line of machineLines(plan, { server: "each server (hoot and the echo, taking turns under load)", load: "the load generator (bench/interact-load.ts)" })) console.log(line);
+  console.log(
+    `\nhoot interact benchmark: local model at full speed, text only, ${PLAYERS} sessions x ${TURNS} turns, ${ROUNDS} rounds (samples pooled; the echo ratio is the median of the rounds')`,
+  );
+  for (const line of machineLines(plan, {
+    server: "each server (hoot and the echo, taking turns under load)",
+    load: "the load generator (bench/interact-load.ts)",
+  }))
+    console.log(line);
   console.log("");
   printTable([
     latencyRow("interact -> first text, 1 session", summarize(pooled.solo)),
-    latencyRow(`interact -> first text, ${PLAYERS} sessions`, firstText, "p50 <= 2x echo p50; p99 <= 2.5 ms",
-      `${ratio <= 2 ? "met" : "NOT met"} (${ratio.toFixed(2)}x echo); ${firstText.p99 <= 2.5 ? "met" : "NOT met"}`),
+    latencyRow(
+      `interact -> first text, ${PLAYERS} sessions`,
+      firstText,
+      "p50 <= 2x echo p50; p99 <= 2.5 ms",
+      `${ratio <= 2 ? "met" : "NOT met"} (${ratio.toFixed(2)}x echo); ${firstText.p99 <= 2.5 ? "met" : "NOT met"}`,
+    ),
     latencyRow(`interact -> close, ${PLAYERS} sessions`, summarize(pooled.close)),
     latencyRow("bare Bun websocket echo, round trip, 1 session", summarize(pooled.echoSolo)),
     latencyRow(`bare Bun websocket echo, round trip, ${PLAYERS} sessions`, summarize(pooled.echo), "(the floor)"),
@@ -124,12 +136,28 @@ try {
   const memoryRows = (who: string, start: Measured & { stable: boolean }, steps: IdleStep[], goal: boolean) => {
     const moving = (m: { stable: boolean }) => (m.stable ? "" : " (RSS still moving)");
     const row = (measure: string, sessions: number, rss: number, heap: number, kb: number | "") =>
-      ({ measure, sessions, "RSS MB": ms(rss / 2 ** 20), "JS heap MB": ms(heap / 2 ** 20), "KB per session": kb === "" ? "" : ms(kb), "goal (issue 18)": "", verdict: "" }) as Record<string, string | number>;
+      ({
+        measure,
+        sessions,
+        "RSS MB": ms(rss / 2 ** 20),
+        "JS heap MB": ms(heap / 2 ** 20),
+        "KB per session": kb === "" ? "" : ms(kb),
+        "goal (issue 18)": "",
+        verdict: "",
+      }) as Record<string, string | number>;
     rows.push(row(`${who}: fresh process, after a full GC${moving(start)}`, 0, start.rss, start.heapUsed, ""));
     const last = steps.at(-1)!;
     const total = (last.rss - start.rss) / 1024 / Math.max(1, last.live);
     for (const step of steps) {
-      rows.push(row(`${who}: idle sessions, after a full GC${step.failed ? ` (${step.failed} failed to open)` : ""}${moving(step)}`, step.live, step.rss, step.heapUsed, (step.rss - start.rss) / 1024 / Math.max(1, step.live)));
+      rows.push(
+        row(
+          `${who}: idle sessions, after a full GC${step.failed ? ` (${step.failed} failed to open)` : ""}${moving(step)}`,
+          step.live,
+          step.rss,
+          step.heapUsed,
+          (step.rss - start.rss) / 1024 / Math.max(1, step.live),
+        ),
+      );
     }
     let judged = total;
     if (steps.length === 2) {
@@ -148,7 +176,9 @@ try {
   memoryRows("bare Bun websocket (open sockets)", echoFresh, echoIdle, false);
   printTable(rows);
   console.log(`(KB per session = RSS growth over the fresh process / open sessions (hoot: its hoot_ws_sessions gauge); marginal = growth between the`);
-  console.log(` two steps / sessions added. The verdict takes the larger of the two. hoot's last ${idle.at(-1)?.live} sessions opened in ${idle.at(-1)?.openSeconds.toFixed(1)} s)`);
+  console.log(
+    ` two steps / sessions added. The verdict takes the larger of the two. hoot's last ${idle.at(-1)?.live} sessions opened in ${idle.at(-1)?.openSeconds.toFixed(1)} s)`,
+  );
 } finally {
   for (const s of running) await stop(s);
   rmSync(dir, { recursive: true, force: true });
@@ -181,7 +211,9 @@ async function playerTokens(url: string, count: number): Promise<string[]> {
   const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
   const json = { "content-type": "application/json" };
   const post = async (path: string, body: unknown, token?: string) =>
-    (await (await fetch(`${url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+    (await (
+      await fetch(`${url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })
+    ).json()) as Record<string, unknown>;
   const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -192,7 +224,9 @@ async function playerTokens(url: string, count: number): Promise<string[]> {
 }
 
 /** Runs the load generator once in its own pinned process and returns its result line. */
-async function generate<T extends LoadConfig>(load: T): Promise<T extends { mode: "echo" } ? { roundTrip: number[] } : { firstText: number[]; close: number[] }> {
+async function generate<T extends LoadConfig>(
+  load: T,
+): Promise<T extends { mode: "echo" } ? { roundTrip: number[] } : { firstText: number[]; close: number[] }> {
   const file = join(dir, `load-${crypto.randomUUID()}.json`);
   writeFileSync(file, JSON.stringify(load));
   const proc = Bun.spawn(pinned(plan.load, [process.execPath, LOAD_SCRIPT, file]), { stdout: "pipe", stderr: "pipe" });

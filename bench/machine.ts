@@ -80,7 +80,8 @@ export function machineLines(plan: CpuPlan, roles: { server: string; load: strin
   const lines = [machineLine()];
   if (plan.server !== null) lines.push(`pinning: ${roles.server} on core ${plan.server}; ${roles.load} on core ${plan.load} (taskset)`);
   else lines.push(`pinning: none (${plan.unpinnedReason}); ${roles.server} and ${roles.load} share the cores, so figures are pessimistic`);
-  if (l1! > allowed.length * 0.5) lines.push(`note: the machine was busy when this started (load ${l1!.toFixed(2)} on ${allowed.length} cores): figures are noisy`);
+  if (l1! > allowed.length * 0.5)
+    lines.push(`note: the machine was busy when this started (load ${l1!.toFixed(2)} on ${allowed.length} cores): figures are noisy`);
   return lines;
 }
 

@@ -11,10 +11,10 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
-import { apiTargets, type ApiTargets } from "./api-targets.ts";
+import { type ApiTargets, apiTargets } from "./api-targets.ts";
+import { printSummary, summarise } from "./cpu-profile.ts";
 import { cpuPlan, machineLine, pinned } from "./machine.ts";
 import { requireWrk, runWrk } from "./wrk.ts";
-import { printSummary, summarise } from "./cpu-profile.ts";
 
 requireWrk("bench:profile-http");
 const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 5)));
@@ -46,6 +46,8 @@ for (const path of paths) {
     continue;
   }
   const { groups, functions, total } = summarise(join(profDir, file), windowUs);
-  console.log(`## ${target.name}: ${Math.round(result.rps)} req/s, ${result.cpuUs?.toFixed(1) ?? "?"} µs CPU/req (server, all threads), ${(total / 1000).toFixed(0)} ms of busy samples on the JavaScript thread during the run`);
+  console.log(
+    `## ${target.name}: ${Math.round(result.rps)} req/s, ${result.cpuUs?.toFixed(1) ?? "?"} µs CPU/req (server, all threads), ${(total / 1000).toFixed(0)} ms of busy samples on the JavaScript thread during the run`,
+  );
   printSummary(groups, functions, total, TOP);
 }

@@ -11,8 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { percentile, printTable } from "./load.ts";
 import { spawnServer } from "../test/helpers/process.ts";
+import { percentile, printTable } from "./load.ts";
 
 const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 25);
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
@@ -28,7 +28,10 @@ const REPLIES = [
 const tokensOf = (text: string) => text.split(/(?=\s)/);
 
 const encoder = new TextEncoder();
-const chunk = (content: string) => encoder.encode(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "fake", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`);
+const chunk = (content: string) =>
+  encoder.encode(
+    `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: "fake", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`,
+  );
 // The child's message names the reply to stream ("reply 2"), so both policies get the same replies.
 const fake = Bun.serve({
   hostname: "127.0.0.1",
@@ -56,7 +59,12 @@ const fake = Bun.serve({
 });
 
 const dir = mkdtempSync(join(tmpdir(), "hoot-bench-safety-latency-"));
-const server = await spawnServer(dir, { HOOT_LOG_LEVEL: "warn", HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: `http://127.0.0.1:${fake.port}/v1`, HOOT_LLM_API_KEY: "sk-bench" });
+const server = await spawnServer(dir, {
+  HOOT_LOG_LEVEL: "warn",
+  HOOT_LLM_PROVIDER: "openai",
+  HOOT_LLM_BASE_URL: `http://127.0.0.1:${fake.port}/v1`,
+  HOOT_LLM_API_KEY: "sk-bench",
+});
 
 type Msg = Record<string, unknown>;
 
@@ -109,7 +117,9 @@ try {
   const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8"));
   const json = { "content-type": "application/json" };
   const post = async (path: string, body: unknown, token?: string) =>
-    (await (await fetch(`${server.url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })).json()) as Msg;
+    (await (
+      await fetch(`${server.url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })
+    ).json()) as Msg;
   const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
   await post("/api/safety-policies", { name: "unchecked_output", check_output: false }, devToken);
   const wsUrl = `${server.url.replace(/^http/, "ws")}/interact`;
@@ -129,7 +139,10 @@ try {
   const perShape = REPLIES.map(() => ({ checked: [] as number[], unchecked: [] as number[] }));
   for (let t = 0; t < TURNS; t++) {
     const shape = t % REPLIES.length;
-    for (const [name, socket] of [["checked", checked], ["unchecked", unchecked]] as const) {
+    for (const [name, socket] of [
+      ["checked", checked],
+      ["unchecked", unchecked],
+    ] as const) {
       const r = await socket.turn(`reply ${shape}`);
       if (r.reply !== REPLIES[shape]) throw new Error(`the reply changed under ${name}: ${r.reply}`);
       times[name].push(r.firstText);
@@ -139,10 +152,17 @@ try {
   checked.ws.close();
   unchecked.ws.close();
 
-  console.log(`\nhoot safety latency benchmark: first text with and without output checks, model at one token per ${TOKEN_MS} ms, ${navigator.hardwareConcurrency} cores\n`);
+  console.log(
+    `\nhoot safety latency benchmark: first text with and without output checks, model at one token per ${TOKEN_MS} ms, ${navigator.hardwareConcurrency} cores\n`,
+  );
   printTable([
     { measure: "first text, output checked (children_strict)", p50: percentile(times.checked, 0.5), p99: percentile(times.checked, 0.99), unit: "ms" },
-    { measure: "first text, output not checked (check_output: false)", p50: percentile(times.unchecked, 0.5), p99: percentile(times.unchecked, 0.99), unit: "ms" },
+    {
+      measure: "first text, output not checked (check_output: false)",
+      p50: percentile(times.unchecked, 0.5),
+      p99: percentile(times.unchecked, 0.99),
+      unit: "ms",
+    },
     { measure: "cost of holding text (p50 difference)", p50: percentile(times.checked, 0.5) - percentile(times.unchecked, 0.5), p99: "", unit: "ms" },
   ]);
   console.log("");

@@ -12,13 +12,13 @@
  * `rounds` times; p50/p95/p99 are over single checks (input: detection + redaction + decision; output: the same on
  * a model sentence), wall clock and CPU. On a loaded machine the wall-clock tail follows the load (printed).
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { type Checker, FIXTURES, formatScorecard, loadSet, policyChecker, score } from "../scripts/safety-data.ts";
 import { builtinPolicy, warmUpSafety } from "../src/engine/safety/checks.ts";
 import { detectRulesOnly } from "../src/engine/safety/detect/detector.ts";
 import { redactPii } from "../src/engine/safety/detect/pii.ts";
-import { type Checker, FIXTURES, formatScorecard, loadSet, policyChecker, score } from "../scripts/safety-data.ts";
 
 interface Row {
   text: string;
@@ -29,7 +29,12 @@ const rounds = Number(process.argv[2] ?? 10);
 const older: Row[] = readdirSync(FIXTURES)
   .filter((f) => f.endsWith(".jsonl"))
   .sort()
-  .flatMap((f) => readFileSync(join(FIXTURES, f), "utf8").trim().split("\n").map((l) => ({ text: (JSON.parse(l) as { text: string }).text, output: f.includes("output") })));
+  .flatMap((f) =>
+    readFileSync(join(FIXTURES, f), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => ({ text: (JSON.parse(l) as { text: string }).text, output: f.includes("output") })),
+  );
 const timed: Row[] = [...older, ...[...loadSet("train"), ...loadSet("blind")].map((l) => ({ text: l.text, output: l.direction === "output" }))];
 
 const coldStart = performance.now();
@@ -73,16 +78,25 @@ if (rounds > 0) {
   const inTime = time(allInputs, (t) => policy.checkInput(t));
   const outTime = time(allOutputs, (t) => policy.checkOutput(t));
 
-  console.log(`\nChild-safety checks (${allInputs.length} input lines, ${allOutputs.length} output lines, ${rounds} rounds; first policy build ${coldMs.toFixed(1)} ms)\n`);
+  console.log(
+    `\nChild-safety checks (${allInputs.length} input lines, ${allOutputs.length} output lines, ${rounds} rounds; first policy build ${coldMs.toFixed(1)} ms)\n`,
+  );
   console.log("| check | clock | p50 ms | p95 ms | p99 ms | max ms | target p99 |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const [name, t] of [["input (child's message)", inTime], ["output (one model sentence)", outTime]] as const) {
+  for (const [name, t] of [
+    ["input (child's message)", inTime],
+    ["output (one model sentence)", outTime],
+  ] as const) {
     for (const clock of ["wall", "cpu"] as const) {
       const x = t[clock];
       console.log(`| ${name} | ${clock} | ${x.p50.toFixed(3)} | ${x.p95.toFixed(3)} | ${x.p99.toFixed(3)} | ${x.max.toFixed(2)} | < 1 ms |`);
     }
   }
-  console.log(`\n(load average now ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores: spikes above p95 follow the machine's load)`);
+  console.log(
+    `\n(load average now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${cpus().length} cores: spikes above p95 follow the machine's load)`,
+  );
 }
 
 const share = (c: { hit: number; n: number } | undefined): string => (!c || c.n === 0 ? "-" : `${((c.hit / c.n) * 100).toFixed(1)}%`);
@@ -91,12 +105,24 @@ const checker = policyChecker(policy);
 console.log(`\nBlind sets (test/fixtures/safety/blind/: ${blind.length} lines by writers who saw only the category definitions), default policy:\n`);
 console.log(formatScorecard(score(blind, checker)));
 for (const writer of [...new Set(blind.map((l) => l.writer))]) {
-  const card = score(blind.filter((l) => l.writer === writer), checker);
-  console.log(`- ${writer}: inputs ${share(card.inputs.all)} intercepted, everyday ${share(card.everyday)} and near misses ${share(card.nearMiss)} held back; model sentences ${share(card.outputs.all)} kept from the child, ${share(card.benignOutputs)} of benign ones held back`);
+  const card = score(
+    blind.filter((l) => l.writer === writer),
+    checker,
+  );
+  console.log(
+    `- ${writer}: inputs ${share(card.inputs.all)} intercepted, everyday ${share(card.everyday)} and near misses ${share(card.nearMiss)} held back; model sentences ${share(card.outputs.all)} kept from the child, ${share(card.benignOutputs)} of benign ones held back`,
+  );
 }
 const rulesOnly: Checker = {
   input: (t) => ({ heldBack: detectRulesOnly(t, "input").length > 0, redacted: redactPii(t).kinds.length > 0, escalated: false, categories: [] }),
-  output: (t) => ({ heldBack: detectRulesOnly(t, "output").length > 0 || redactPii(t, true).kinds.length > 0, redacted: false, escalated: false, categories: [] }),
+  output: (t) => ({
+    heldBack: detectRulesOnly(t, "output").length > 0 || redactPii(t, true).kinds.length > 0,
+    redacted: false,
+    escalated: false,
+    categories: [],
+  }),
 };
 const r = score(blind, rulesOnly);
-console.log(`\nEvery rule deciding alone, without the classifier: inputs ${share(r.inputs.all)} intercepted, everyday ${share(r.everyday)}, near misses ${share(r.nearMiss)} held back; model sentences ${share(r.outputs.all)} kept, ${share(r.benignOutputs)} of benign held back.`);
+console.log(
+  `\nEvery rule deciding alone, without the classifier: inputs ${share(r.inputs.all)} intercepted, everyday ${share(r.everyday)}, near misses ${share(r.nearMiss)} held back; model sentences ${share(r.outputs.all)} kept, ${share(r.benignOutputs)} of benign held back.`,
+);

@@ -10,14 +10,15 @@
  * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
  *    pool is kept full (seconds of audio produced per wall-clock second).
  */
-import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
-import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
-import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
-import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
-import type { AudioFormat } from "../src/engine/types.ts";
-import { type AudioChunk, LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
+
 import { Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
+import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
+import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
+import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
+import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
+import { type AudioChunk, LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
+import type { AudioFormat } from "../src/engine/types.ts";
 
 const SENTENCES = [
   "Hi there!",
@@ -71,7 +72,9 @@ function timed(fn: () => unknown): number {
  */
 async function lamejsEncoder(): Promise<((samples: Int16Array) => unknown) | null> {
   const name = "@breezystack/lamejs";
-  const lib = (await import(name).catch(() => null)) as { Mp3Encoder: new (channels: number, rate: number, kbps: number) => { encodeBuffer(s: Int16Array): unknown; flush(): unknown } } | null;
+  const lib = (await import(name).catch(() => null)) as {
+    Mp3Encoder: new (channels: number, rate: number, kbps: number) => { encodeBuffer(s: Int16Array): unknown; flush(): unknown };
+  } | null;
   if (!lib) return null;
   return (samples) => {
     const resampled = new Int16Array(Math.floor((samples.length * 44100) / 16000));
@@ -119,9 +122,25 @@ for (const text of SENTENCES) {
   totals.mp3 += mp3.totalMs / 1000;
   totals.pcm += raw.totalMs / 1000;
   const label = text.length > 44 ? `${text.slice(0, 41)}...` : text;
-  rows.push([label, seconds, fliteMs / 1000 / seconds, lameMs / 1000 / seconds, lamejsMs / 1000 / seconds, mp3.totalMs / 1000 / seconds, raw.totalMs / 1000 / seconds]);
+  rows.push([
+    label,
+    seconds,
+    fliteMs / 1000 / seconds,
+    lameMs / 1000 / seconds,
+    lamejsMs / 1000 / seconds,
+    mp3.totalMs / 1000 / seconds,
+    raw.totalMs / 1000 / seconds,
+  ]);
 }
-rows.push(["all sentences", totals.audio, totals.flite / totals.audio, totals.lame / totals.audio, totals.lamejs / totals.audio, totals.mp3 / totals.audio, totals.pcm / totals.audio]);
+rows.push([
+  "all sentences",
+  totals.audio,
+  totals.flite / totals.audio,
+  totals.lame / totals.audio,
+  totals.lamejs / totals.audio,
+  totals.mp3 / totals.audio,
+  totals.pcm / totals.audio,
+]);
 console.log(`Real-time factor (lower is faster; one worker, one request at a time)\n`);
 table(rows);
 await single.close();

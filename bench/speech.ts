@@ -20,10 +20,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MPEGDecoder } from "mpg123-decoder";
-import { LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
-import { percentile, printTable } from "./load.ts";
+import { LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
 import { spawnServer } from "../test/helpers/process.ts";
+import { percentile, printTable } from "./load.ts";
 
 const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? usableCores());
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -37,7 +37,15 @@ const SENTENCES = [
   "That's right, three plus four makes seven, well done!",
   "The moon looks different every night because we see different parts of it lit by the sun.",
 ];
-const PROMPTS = ["Tell me a story about a dragon", "Hello!", "Why is the sky blue?", "Tell me a story about space", "What is 3 plus 4?", "I like cats", "Tell me a story about the sea"];
+const PROMPTS = [
+  "Tell me a story about a dragon",
+  "Hello!",
+  "Why is the sky blue?",
+  "Tell me a story about space",
+  "What is 3 plus 4?",
+  "I like cats",
+  "Tell me a story about the sea",
+];
 
 const mp3Seconds = (bytes: Uint8Array) => splitFrames(bytes).reduce((s, f) => s + f.header.samples / f.header.sampleRate, 0);
 const mainDataBegin = (bytes: Uint8Array) => (bytes[4]! << 1) | (bytes[5]! >> 7);
@@ -72,10 +80,17 @@ type Msg = Record<string, any>;
 const wsUrl = `${server.url.replace(/^http/, "ws")}/interact`;
 const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8"));
 const post = async (path: string, body: unknown, token?: string) =>
-  (await (await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json()) as Msg;
+  (await (
+    await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    })
+  ).json()) as Msg;
 const devToken = (await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token;
 const player = await post("/api/players", { external_id: "bench" }, devToken);
-const playerToken = async () => (await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token as string;
+const playerToken = async () =>
+  (await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token as string;
 
 interface Turn {
   firstAudio: number;
@@ -148,7 +163,10 @@ function stutters(turn: Turn): boolean {
   let playedUntil = turn.audio[0]!.at + PLAYER_DELAY_MS;
   for (const [i, chunk] of turn.audio.entries()) {
     if (i > 0 && chunk.at > playedUntil) {
-      if (process.env.BENCH_DEBUG) console.error(`    dry before message ${i}/${turn.audio.length}: ${(chunk.at - playedUntil).toFixed(0)} ms late; arrivals ${turn.audio.map((c) => `${c.at.toFixed(0)}+${c.seconds.toFixed(1)}s`).join(" ")}`);
+      if (process.env.BENCH_DEBUG)
+        console.error(
+          `    dry before message ${i}/${turn.audio.length}: ${(chunk.at - playedUntil).toFixed(0)} ms late; arrivals ${turn.audio.map((c) => `${c.at.toFixed(0)}+${c.seconds.toFixed(1)}s`).join(" ")}`,
+        );
       return true;
     }
     playedUntil = Math.max(playedUntil, chunk.at) + chunk.seconds * 1000;
@@ -203,14 +221,17 @@ try {
   const one = await session();
   for (const prompt of PROMPTS) await one.turn(prompt);
   const firstAudio: number[] = [];
-  for (let i = 0; i < FIRST_AUDIO_TURNS; i++) firstAudio.push((await one.turn(["Hello!", "What is 3 plus 4?", "I like cats", "Why is the sky blue?", "."][i % 5]!)).firstAudio);
+  for (let i = 0; i < FIRST_AUDIO_TURNS; i++)
+    firstAudio.push((await one.turn(["Hello!", "What is 3 plus 4?", "I like cats", "Why is the sky blue?", "."][i % 5]!)).firstAudio);
   one.ws.close();
 
   const tries: Attempt[] = [];
   const run = async (n: number) => {
     const a = await attempt(n);
     tries.push(a);
-    console.error(`  ${n} sessions: ${a.turns} turns, ${a.stuttered} stuttered, ${a.failed} failed, ${a.silent} silent, first audio p50 ${percentile(a.firstAudio, 0.5).toFixed(0)} ms`);
+    console.error(
+      `  ${n} sessions: ${a.turns} turns, ${a.stuttered} stuttered, ${a.failed} failed, ${a.silent} silent, first audio p50 ${percentile(a.firstAudio, 0.5).toFixed(0)} ms`,
+    );
     return passes(a);
   };
   let good = 0;
@@ -244,7 +265,9 @@ try {
   }
 
   const best = tries.filter((t) => t.sessions === good).at(-1);
-  console.log(`\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores (load generator on the same cores), 44.1 kHz MP3, ${SECONDS} s per attempt\n`);
+  console.log(
+    `\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores (load generator on the same cores), 44.1 kHz MP3, ${SECONDS} s per attempt\n`,
+  );
   printTable([
     { measure: "engine real-time factor (synthesis + encoding / audio, 1 worker)", value: rtf, goal: "" },
     { measure: "engine raw limit: workers / RTF (sessions)", value: WORKERS / rtf, goal: "" },
@@ -263,7 +286,7 @@ try {
       turns: t.turns,
       "stutter %": (t.stuttered / Math.max(1, t.turns)) * 100,
       failed: t.failed,
-      "refused": t.silent,
+      refused: t.silent,
       "bad msgs": t.badMessages,
       "first audio p50": percentile(t.firstAudio, 0.5),
       p99: percentile(t.firstAudio, 0.99),

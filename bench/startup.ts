@@ -17,9 +17,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { percentile, printTable } from "./load.ts";
-import { cpuPlan, freePort, machineLines, ms, pinSelf, pinned } from "./machine.ts";
 import { cleanEnv } from "../test/helpers/process.ts";
+import { percentile, printTable } from "./load.ts";
+import { cpuPlan, freePort, machineLines, ms, pinned, pinSelf } from "./machine.ts";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_STARTUP_RUNS ?? 10));
 const AFTER_MS = Math.max(0, Number(process.env.BENCH_STARTUP_AFTER_MS ?? 1000));
@@ -69,10 +69,15 @@ try {
       verdict,
     };
   };
-  const firstP50 = percentile(samples.first.map((l) => l.servedMs), 0.5);
+  const firstP50 = percentile(
+    samples.first.map((l) => l.servedMs),
+    0.5,
+  );
   console.log(`\nhoot start-up benchmark: launch -> first served request (HTTP 200), ${RUNS} fresh processes each`);
   for (const line of machineLines(plan, { server: "the binary under test", load: "this process (polling every ~0.2 ms)" })) console.log(line);
-  console.log(`binaries: ${process.env.BENCH_STARTUP_BINARY ? hoot : "hoot built now with scripts/build.ts"} (${mb(hoot)} MB); bare Bun.serve compiled with bun build --compile (${mb(bare)} MB)\n`);
+  console.log(
+    `binaries: ${process.env.BENCH_STARTUP_BINARY ? hoot : "hoot built now with scripts/build.ts"} (${mb(hoot)} MB); bare Bun.serve compiled with bun build --compile (${mb(bare)} MB)\n`,
+  );
   printTable([
     row("bare Bun.serve (compiled)", samples.bare),
     row("hoot, empty folder (first run)", samples.first, "<= 50 ms", firstP50 <= 50 ? "met" : "NOT met"),
@@ -80,7 +85,9 @@ try {
     row("hoot, empty folder, local speech engine off", samples.noSpeech),
   ]);
   console.log("('listening' column: when hoot's 'listening on' line reached this process; the rest, to the first 200, is the first request itself.");
-  console.log(" CPU columns: CPU time of the whole process (every thread) when its first answer arrived, and in the time after it: what start-up moved off the path.");
+  console.log(
+    " CPU columns: CPU time of the whole process (every thread) when its first answer arrived, and in the time after it: what start-up moved off the path.",
+  );
   console.log(" 'restart' skips the first-run work (secret key, migrations, dev bootstrap); 'speech engine off' skips the speech workers' warm-up.)");
   if (process.env.BENCH_STARTUP_TRACE === "1") await trace(hoot);
 } finally {
@@ -206,7 +213,14 @@ async function trace(binary: string): Promise<void> {
     }
   }
   // SIGTERM to strace would only detach it: stop the traced hoot (strace's child) and strace exits with it.
-  const children = (await Bun.file(`/proc/${proc.pid}/task/${proc.pid}/children`).text().catch(() => "")).trim().split(/\s+/).filter(Boolean);
+  const children = (
+    await Bun.file(`/proc/${proc.pid}/task/${proc.pid}/children`)
+      .text()
+      .catch(() => "")
+  )
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   for (const child of children) process.kill(Number(child), "SIGTERM");
   if (children.length === 0) proc.kill("SIGKILL");
   await proc.exited;

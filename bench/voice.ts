@@ -19,14 +19,14 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AudioChunkConfig, VoiceBuffer } from "../src/engine/voice-in/index.ts";
 import { Mp3Stream, OggStream, PcmStream, type StreamDecoder, WavStream, WebmStream } from "../src/engine/voice-in/decoders.ts";
+import { type AudioChunkConfig, VoiceBuffer } from "../src/engine/voice-in/index.ts";
 import { Vad } from "../src/engine/voice-in/vad.ts";
 import { unityChunks } from "../test/engine/voice-in/helpers/ogg.ts";
 import { chunks, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } from "../test/engine/voice-in/helpers/speech.ts";
-import { startFakeStt } from "../test/interact/helpers/fake-stt.ts";
 import { spawnServer } from "../test/helpers/process.ts";
 import { openSession, type WsProbe } from "../test/helpers/ws.ts";
+import { startFakeStt } from "../test/interact/helpers/fake-stt.ts";
 
 const settings = { maxSeconds: 600, maxBytes: 256 << 20, silenceMs: 700, vadMode: 3 };
 const ROUNDS = 20;
@@ -44,7 +44,14 @@ async function benchVad(samples: Int16Array): Promise<Record<string, string | nu
   for (let r = 0; r < ROUNDS; r++) for (let f = 0; f < frames; f++) if (vad.isSpeech(samples.subarray(f * 160, f * 160 + 160))) voiced++;
   const perFrameUs = ((performance.now() - start) * 1000) / (ROUNDS * frames);
   vad.free();
-  return [{ stage: "WebRTC VAD (fvad wasm), one 10 ms frame", "µs per frame": perFrameUs.toFixed(2), "share of real time": `${((perFrameUs / 10_000) * 100).toFixed(3)} %`, "voiced frames": `${Math.round((voiced / (ROUNDS * frames)) * 100)} %` }];
+  return [
+    {
+      stage: "WebRTC VAD (fvad wasm), one 10 ms frame",
+      "µs per frame": perFrameUs.toFixed(2),
+      "share of real time": `${((perFrameUs / 10_000) * 100).toFixed(3)} %`,
+      "voiced frames": `${Math.round((voiced / (ROUNDS * frames)) * 100)} %`,
+    },
+  ];
 }
 
 interface Format {
@@ -148,7 +155,13 @@ async function streamRealTime(probe: WsProbe, parts: Uint8Array[], seconds: numb
   for (const [i, part] of parts.entries()) {
     const due = start + (i * seconds * 1000) / parts.length;
     if (due > performance.now()) await Bun.sleep(due - performance.now());
-    probe.send({ type: "request", kind: "add_audio", uid: crypto.randomUUID(), audio: Buffer.from(part).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } });
+    probe.send({
+      type: "request",
+      kind: "add_audio",
+      uid: crypto.randomUUID(),
+      audio: Buffer.from(part).toString("base64"),
+      config: { sampling_rate: 16000, mime_type: "audio/ogg" },
+    });
   }
 }
 
@@ -159,7 +172,13 @@ async function benchReplyLatency(audioSeconds: number): Promise<Record<string, s
   try {
     const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
     const post = async (path: string, body: unknown, token?: string) =>
-      (await (await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+      (await (
+        await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        })
+      ).json()) as Record<string, unknown>;
     const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
     const player = await post("/api/players", { external_id: "bench-voice" }, devToken);
     const token = String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token);
@@ -190,7 +209,16 @@ async function benchReplyLatency(audioSeconds: number): Promise<Record<string, s
     const textRow = row("text: the same words typed (baseline)", typed);
     // Paired by round (the same moment's load), then the median: what voice adds beyond the recogniser itself.
     const added = (key: "text" | "audio") => median(voice.map((v, i) => v[key] - typed[i]![key] - STT_MS)).toFixed(0);
-    return [voiceRow, textRow, { turn: "voice - text - recogniser, per round (hoot's own cost: WAV, upload, transcript)", rounds: voice.length, "first text p50 ms": added("text"), "first audio p50 ms": added("audio") }];
+    return [
+      voiceRow,
+      textRow,
+      {
+        turn: "voice - text - recogniser, per round (hoot's own cost: WAV, upload, transcript)",
+        rounds: voice.length,
+        "first text p50 ms": added("text"),
+        "first audio p50 ms": added("audio"),
+      },
+    ];
   } finally {
     server.proc.kill("SIGTERM");
     await server.proc.exited;
@@ -209,14 +237,44 @@ const original = await speech();
 const audioSeconds = original.length / 16000;
 const webm = fixture("puppy.webm");
 const formats: Format[] = [
-  { name: "raw PCM 16 kHz (baseline)", chunks: chunks(pcm16Bytes(original), 3200), config: { mime_type: "audio/pcm", sampling_rate: 16000 }, make: () => new PcmStream(16000) },
-  { name: "raw PCM 48 kHz", chunks: chunks(pcm16Bytes(resampled(original, 48000)), 9600), config: { mime_type: "audio/pcm", sampling_rate: 48000 }, make: () => new PcmStream(48000) },
-  { name: "WAV 44.1 kHz stereo", chunks: chunks(wavBytes(resampled(original, 44100), 44100, 2, "int16"), 17640), config: { mime_type: "audio/wav" }, make: () => new WavStream() },
-  { name: "MP3 44.1 kHz mono (hoot's encoder)", chunks: chunks(await mp3Bytes(original), 600), config: { mime_type: "audio/mpeg" }, make: () => new Mp3Stream() },
+  {
+    name: "raw PCM 16 kHz (baseline)",
+    chunks: chunks(pcm16Bytes(original), 3200),
+    config: { mime_type: "audio/pcm", sampling_rate: 16000 },
+    make: () => new PcmStream(16000),
+  },
+  {
+    name: "raw PCM 48 kHz",
+    chunks: chunks(pcm16Bytes(resampled(original, 48000)), 9600),
+    config: { mime_type: "audio/pcm", sampling_rate: 48000 },
+    make: () => new PcmStream(48000),
+  },
+  {
+    name: "WAV 44.1 kHz stereo",
+    chunks: chunks(wavBytes(resampled(original, 44100), 44100, 2, "int16"), 17640),
+    config: { mime_type: "audio/wav" },
+    make: () => new WavStream(),
+  },
+  {
+    name: "MP3 44.1 kHz mono (hoot's encoder)",
+    chunks: chunks(await mp3Bytes(original), 600),
+    config: { mime_type: "audio/mpeg" },
+    make: () => new Mp3Stream(),
+  },
   { name: "MP3 44.1 kHz stereo + ID3", chunks: chunks(fixture("puppy.mp3"), 1200), config: { mime_type: "audio/mpeg" }, make: () => new Mp3Stream() },
-  { name: "Ogg/Vorbis 16 kHz (Unity chunks)", chunks: unityChunks(fixture("puppy.unity.ogg")), config: { mime_type: "audio/ogg", sampling_rate: 16000 }, make: () => new OggStream() },
+  {
+    name: "Ogg/Vorbis 16 kHz (Unity chunks)",
+    chunks: unityChunks(fixture("puppy.unity.ogg")),
+    config: { mime_type: "audio/ogg", sampling_rate: 16000 },
+    make: () => new OggStream(),
+  },
   { name: "Ogg/Opus 48 kHz", chunks: chunks(fixture("puppy.opus.ogg"), 700), config: { mime_type: "audio/ogg" }, make: () => new OggStream() },
-  { name: "WebM/Opus 48 kHz (browser chunks)", chunks: chunks(webm, Math.ceil(webm.length / (audioSeconds * 10))), config: { mime_type: "audio/mpeg", sampling_rate: 48000 }, make: () => new WebmStream() },
+  {
+    name: "WebM/Opus 48 kHz (browser chunks)",
+    chunks: chunks(webm, Math.ceil(webm.length / (audioSeconds * 10))),
+    config: { mime_type: "audio/mpeg", sampling_rate: 48000 },
+    make: () => new WebmStream(),
+  },
 ];
 
 console.log(`voice input bench: ${audioSeconds.toFixed(2)} s of Flite speech per stream, ${ROUNDS} rounds, bun ${Bun.version}`);
@@ -225,11 +283,15 @@ const rows: Record<string, string | number>[] = [];
 for (const format of formats) rows.push(await benchFormat(format, audioSeconds));
 table("2. decode + resample to 16 kHz mono, per second of audio", rows);
 table("3. memory", await benchMemory(original));
-const unitySeconds = (await (async () => {
-  const voice = await VoiceBuffer.create(settings);
-  for (const chunk of unityChunks(fixture("puppy.unity.ogg"))) await voice.add(chunk, { mime_type: "audio/ogg" });
-  const ms = voice.durationMs;
-  voice.close();
-  return ms;
-})()) / 1000;
-table(`4. end of speech -> first reply (hoot serve in its own process; ${unitySeconds.toFixed(2)} s of Unity Ogg/Vorbis streamed at real time)`, await benchReplyLatency(unitySeconds));
+const unitySeconds =
+  (await (async () => {
+    const voice = await VoiceBuffer.create(settings);
+    for (const chunk of unityChunks(fixture("puppy.unity.ogg"))) await voice.add(chunk, { mime_type: "audio/ogg" });
+    const ms = voice.durationMs;
+    voice.close();
+    return ms;
+  })()) / 1000;
+table(
+  `4. end of speech -> first reply (hoot serve in its own process; ${unitySeconds.toFixed(2)} s of Unity Ogg/Vorbis streamed at real time)`,
+  await benchReplyLatency(unitySeconds),
+);

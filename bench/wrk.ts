@@ -59,13 +59,24 @@ export interface WrkOptions {
 export function requireWrk(benchmark: string): string {
   const wrk = Bun.which("wrk");
   if (wrk) return wrk;
-  console.error(`${benchmark} needs wrk, the HTTP load generator. Install it from Debian:\n  apt-get update && apt-get install -y wrk\n(or your distribution's wrk package), then run this again.`);
+  console.error(
+    `${benchmark} needs wrk, the HTTP load generator. Install it from Debian:\n  apt-get update && apt-get install -y wrk\n(or your distribution's wrk package), then run this again.`,
+  );
   process.exit(1);
 }
 
 /** One wrk run against `target` for `seconds` (whole seconds, at least 1). */
 export async function runWrk(target: WrkTarget, seconds: number, options: WrkOptions): Promise<WrkResult> {
-  const args = [requireWrk("this benchmark"), `-t${options.threads}`, `-c${options.connections}`, `-d${Math.max(1, Math.round(seconds))}s`, "--timeout", "5s", "-s", WRK_SCRIPT];
+  const args = [
+    requireWrk("this benchmark"),
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${Math.max(1, Math.round(seconds))}s`,
+    "--timeout",
+    "5s",
+    "-s",
+    WRK_SCRIPT,
+  ];
   for (const [k, v] of Object.entries(target.headers)) args.push("-H", `${k}: ${v}`);
   args.push(target.url + target.path);
   const cpuBefore = target.pid === undefined ? null : processCpuMs(target.pid);
@@ -77,7 +88,10 @@ export async function runWrk(target: WrkTarget, seconds: number, options: WrkOpt
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const line = /^WRK_JSON (.*)$/m.exec(out)?.[1];
   if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${err || out}`);
-  const r = JSON.parse(line) as Record<"requests" | "duration_us" | "connect" | "read" | "write" | "status" | "timeout" | "p50_us" | "p90_us" | "p99_us", number>;
+  const r = JSON.parse(line) as Record<
+    "requests" | "duration_us" | "connect" | "read" | "write" | "status" | "timeout" | "p50_us" | "p90_us" | "p99_us",
+    number
+  >;
   const cpuAfter = target.pid === undefined ? null : processCpuMs(target.pid);
   return {
     cpuUs: cpuBefore === null || cpuAfter === null || r.requests === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / r.requests,

@@ -2,8 +2,9 @@
  * Builds dist/hoot: one executable with migrations, the docs assets, the TTS engine (wasm and voices) and
  * its worker embedded, so it runs from an empty folder. `bun run build [--outfile PATH]`.
  */
-import { parseArgs } from "node:util";
+
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { ASSETS_FILE, buildConsoleAssets } from "./build-console.ts";
 
 const root = join(import.meta.dir, "..");
@@ -23,6 +24,14 @@ const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { ty
  *   server listens. Workers (speech) have their own VMs and are not affected.
  */
 const COMPILE_FLAGS = ["--compile", "--minify", "--bytecode", "--format", "esm", "--compile-jit-policy", "50"];
-const args = [process.execPath, "build", ...COMPILE_FLAGS, join(root, "src/main.ts"), ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)), "--outfile", values.outfile!];
+const args = [
+  process.execPath,
+  "build",
+  ...COMPILE_FLAGS,
+  join(root, "src/main.ts"),
+  ...EXTRA_ENTRYPOINTS.map((e) => join(root, e)),
+  "--outfile",
+  values.outfile!,
+];
 const proc = Bun.spawn(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
 process.exit(await proc.exited);

@@ -45,7 +45,10 @@ function longWords(text: string): string[] {
 
 function onWords(text: string, f: (w: string) => string): string {
   const targets = new Set(longWords(text));
-  return text.split(/(\s+)/).map((w) => (targets.has(w) ? f(w) : w)).join("");
+  return text
+    .split(/(\s+)/)
+    .map((w) => (targets.has(w) ? f(w) : w))
+    .join("");
 }
 
 const TRANSFORMS: Array<[string, (t: string, h: number) => string]> = [
@@ -63,7 +66,9 @@ const TRANSFORMS: Array<[string, (t: string, h: number) => string]> = [
 
 function parse(dir: string): Array<{ row: Row; source: string }> {
   const out: Array<{ row: Row; source: string }> = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".txt")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".txt"))
+    .sort()) {
     const category = file.replace(/\.txt$/, "");
     for (const raw of readFileSync(join(dir, file), "utf8").split("\n")) {
       if (raw.trim() === "") continue;
@@ -89,7 +94,12 @@ function variants(rows: Array<{ row: Row; source: string }>, direction: "inputs"
     if (h % every !== 0) continue;
     // Base64 in a child's input is itself a jailbreak signal (children do not type it), so benign lines are not
     // encoded; a model does not write spaced-out letters or base64.
-    const pool = direction === "outputs" ? TRANSFORMS.filter(([n]) => n !== "base64" && n !== "spaced") : row.unsafe ? TRANSFORMS : TRANSFORMS.filter(([n]) => n !== "base64");
+    const pool =
+      direction === "outputs"
+        ? TRANSFORMS.filter(([n]) => n !== "base64" && n !== "spaced")
+        : row.unsafe
+          ? TRANSFORMS
+          : TRANSFORMS.filter(([n]) => n !== "base64");
     const [, f] = pool[(h >>> 8) % pool.length] as [string, (t: string, h: number) => string];
     const text = f(row.text, h);
     if (text === row.text) continue;
@@ -113,9 +123,14 @@ for (const direction of ["inputs", "outputs"] as const) {
     seen.add(row.text);
     (fnv(`split:${source}`) % 100 < 70 ? dev : test).push(row);
   }
-  for (const [name, rows] of [["dev", dev], ["test", test]] as const) {
+  for (const [name, rows] of [
+    ["dev", dev],
+    ["test", test],
+  ] as const) {
     writeFileSync(join(root, `corpus-${direction}-${name}.jsonl`), `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
   }
   const count = (rows: Row[], unsafe: boolean): number => rows.filter((r) => r.unsafe === unsafe).length;
-  console.log(`${direction}: dev ${dev.length} (${count(dev, true)} unsafe, ${count(dev, false)} benign), test ${test.length} (${count(test, true)} unsafe, ${count(test, false)} benign)`);
+  console.log(
+    `${direction}: dev ${dev.length} (${count(dev, true)} unsafe, ${count(dev, false)} benign), test ${test.length} (${count(test, true)} unsafe, ${count(test, false)} benign)`,
+  );
 }

@@ -20,7 +20,18 @@ import { join } from "node:path";
 export type Kind = "everyday" | "near-miss" | "unsafe-inputs" | "model-sentences";
 export const KINDS: readonly Kind[] = ["everyday", "near-miss", "unsafe-inputs", "model-sentences"];
 export const UNSAFE_LABELS = [
-  "self_harm", "abuse", "stranger_danger", "sexual", "weapons", "violence", "drugs", "hate", "bullying", "jailbreak", "profanity", "personal_info",
+  "self_harm",
+  "abuse",
+  "stranger_danger",
+  "sexual",
+  "weapons",
+  "violence",
+  "drugs",
+  "hate",
+  "bullying",
+  "jailbreak",
+  "profanity",
+  "personal_info",
 ] as const;
 
 export interface LabelledLine {
@@ -38,7 +49,11 @@ export const FIXTURES = process.env.SAFETY_FIXTURES ?? join(import.meta.dir, "..
 
 /** Collapses a line to what matters for "the same line" (case, spacing, punctuation): used to drop near-copies. */
 export function dedupKey(text: string): string {
-  return text.toLowerCase().normalize("NFKC").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /**
@@ -98,7 +113,9 @@ export function trainingLines(base = FIXTURES): TrainingLine[] {
     out.push(l);
   };
   for (const l of loadSet("train", base)) add({ text: l.text, label: l.label, direction: l.direction, kind: l.kind, group: l.writer });
-  for (const f of readdirSync(base).filter((f) => f.endsWith(".jsonl")).sort()) {
+  for (const f of readdirSync(base)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()) {
     for (const line of readFileSync(join(base, f), "utf8").trim().split("\n")) {
       const r = JSON.parse(line) as { text: string; unsafe: boolean; category: string };
       const direction = f.includes("output") ? "output" : "input";
@@ -153,9 +170,14 @@ const cell = (): Cell => ({ n: 0, hit: 0 });
 /** Scores a checker on labelled lines. */
 export function score(lines: readonly LabelledLine[], check: Checker): Scorecard {
   const card: Scorecard = {
-    inputs: { all: cell() }, outputs: { all: cell() },
-    everyday: { ...cell(), redacted: 0, escalated: 0 }, nearMiss: { ...cell(), redacted: 0, escalated: 0 }, benignOutputs: cell(),
-    falseEscalations: 0, falseAlarmsBy: {}, contactsStored: 0,
+    inputs: { all: cell() },
+    outputs: { all: cell() },
+    everyday: { ...cell(), redacted: 0, escalated: 0 },
+    nearMiss: { ...cell(), redacted: 0, escalated: 0 },
+    benignOutputs: cell(),
+    falseEscalations: 0,
+    falseAlarmsBy: {},
+    contactsStored: 0,
   };
   const add = (table: Record<string, Cell>, key: string, hit: boolean): void => {
     const c = (table[key] ??= cell());
@@ -198,11 +220,18 @@ export function formatScorecard(card: Scorecard): string {
     rows.push(`| ${name} | ${i.n} | ${pct(i)} | ${o.n} | ${pct(o)}${c === "all" ? ` (${o.n - o.hit} reached the child)` : ""} |`);
   }
   rows.push("", "| benign set | lines | held back | redacted | escalated |", "|---|---|---|---|---|");
-  rows.push(`| everyday child messages | ${card.everyday.n} | ${card.everyday.hit} (${pct(card.everyday)}) | ${card.everyday.redacted} | ${card.everyday.escalated} |`);
-  rows.push(`| near-miss child messages | ${card.nearMiss.n} | ${card.nearMiss.hit} (${pct(card.nearMiss)}) | ${card.nearMiss.redacted} | ${card.nearMiss.escalated} |`);
+  rows.push(
+    `| everyday child messages | ${card.everyday.n} | ${card.everyday.hit} (${pct(card.everyday)}) | ${card.everyday.redacted} | ${card.everyday.escalated} |`,
+  );
+  rows.push(
+    `| near-miss child messages | ${card.nearMiss.n} | ${card.nearMiss.hit} (${pct(card.nearMiss)}) | ${card.nearMiss.redacted} | ${card.nearMiss.escalated} |`,
+  );
   rows.push(`| benign model sentences | ${card.benignOutputs.n} | ${card.benignOutputs.hit} (${pct(card.benignOutputs)}) | | |`);
   rows.push("", `personal_info inputs whose stored text still holds a phone number or an e-mail address: ${card.contactsStored}.`);
-  const by = Object.entries(card.falseAlarmsBy).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ");
+  const by = Object.entries(card.falseAlarmsBy)
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c} ${n}`)
+    .join(", ");
   rows.push("", `Benign lines held back, by the category named: ${by || "none"}.`);
   return rows.join("\n");
 }
@@ -220,7 +249,12 @@ export function policyChecker(policy: {
     },
     output(text) {
       const v = policy.checkOutput(text);
-      return { heldBack: v.action === "drop" || v.action === "replace", redacted: v.action === "redact", escalated: v.incident !== null, categories: v.intercepted };
+      return {
+        heldBack: v.action === "drop" || v.action === "replace",
+        redacted: v.action === "redact",
+        escalated: v.incident !== null,
+        categories: v.intercepted,
+      };
     },
   };
 }

@@ -22,10 +22,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CATEGORIES, type Direction } from "../src/engine/safety/detect/categories.ts";
 import { ruleHits } from "../src/engine/safety/detect/detector.ts";
-import { views } from "../src/engine/safety/detect/normalize.ts";
 import { features } from "../src/engine/safety/detect/model/features.ts";
+import { views } from "../src/engine/safety/detect/normalize.ts";
 import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES, OUTPUT_LINES } from "../src/engine/safety/policy/lines.ts";
-import { dedupKey, trainingLines, type Kind } from "./safety-data.ts";
+import { dedupKey, type Kind, trainingLines } from "./safety-data.ts";
 
 interface Row {
   text: string;
@@ -68,11 +68,15 @@ const seen = new Set(rows.map((r) => `${r.direction} ${dedupKey(r.text)}`));
 const add = (r: Row): void => {
   if (!seen.has(`${r.direction} ${dedupKey(r.text)}`)) rows.push(r);
 };
-for (const line of new Set([...Object.values(DEFAULT_LINES), ...Object.values(FIXED_LINES), ...Object.values(OUTPUT_LINES), FALLBACK_LINES].flat() as string[])) {
+for (const line of new Set(
+  [...Object.values(DEFAULT_LINES), ...Object.values(FIXED_LINES), ...Object.values(OUTPUT_LINES), FALLBACK_LINES].flat() as string[],
+)) {
   add({ text: line, label: 0, direction: "output", kind: "policy-line", group: "lines" });
 }
 const groups = [...new Set(rows.map((r) => r.group))].filter((g) => g !== "lines");
-console.log(`${rows.length} training lines (${rows.filter((r) => r.direction === "input").length} inputs, ${rows.filter((r) => r.direction === "output").length} model sentences) from ${groups.length} writer groups: ${groups.join(", ")}`);
+console.log(
+  `${rows.length} training lines (${rows.filter((r) => r.direction === "input").length} inputs, ${rows.filter((r) => r.direction === "output").length} model sentences) from ${groups.length} writer groups: ${groups.join(", ")}`,
+);
 
 // ---- rules: which may decide alone --------------------------------------------------------------------------
 const fired = rows.map((r) => ruleHits(r.text, r.direction).map((f) => f.rule));
@@ -197,7 +201,8 @@ function trainNB(idx: number[]): Model {
     }
   }
   const w = new Float64Array(vocab.size * K);
-  for (let j = 0; j < vocab.size; j++) for (let k = 0; k < K; k++) w[j * K + k] = Math.log(((counts[j * K + k] as number) + 0.5) / ((totals[k] as number) + 0.5 * vocab.size));
+  for (let j = 0; j < vocab.size; j++)
+    for (let k = 0; k < K; k++) w[j * K + k] = Math.log(((counts[j * K + k] as number) + 0.5) / ((totals[k] as number) + 0.5 * vocab.size));
   const b = new Float64Array(K);
   for (let k = 0; k < K; k++) b[k] = Math.log(((docs[k] as number) + 1) / (idx.length + K));
   return { vocab, w, b };
@@ -247,8 +252,7 @@ for (const g of groups) {
 
 // ---- thresholds ----------------------------------------------------------------------------------------------
 type Bucket = "everyday" | "nearMiss" | "output";
-const bucketOf = (r: Row): Bucket | null =>
-  r.label !== 0 ? null : r.direction === "output" ? "output" : r.kind === "everyday" ? "everyday" : "nearMiss";
+const bucketOf = (r: Row): Bucket | null => (r.label !== 0 ? null : r.direction === "output" ? "output" : r.kind === "everyday" ? "everyday" : "nearMiss");
 const thresholds: Record<Direction, Record<string, number>> = { input: {}, output: {} };
 const sure: Record<Direction, Record<string, number>> = { input: {}, output: {} };
 const STEPS = Array.from({ length: 90 }, (_, n) => Math.round((0.99 - n * 0.01) * 100) / 100);
@@ -299,14 +303,20 @@ for (const d of ["input", "output"] as const) {
   if (process.env.DUMP_MISSES) {
     // Out-of-writer misses and false alarms of training lines (never blind ones), to study what the detector misses.
     const lines = idx.filter((i) => ((rows[i] as Row).label !== 0) !== (deciding(i) || flagged(i)));
-    const text = lines.map((i) => `${(rows[i] as Row).label !== 0 ? "MISS" : "FALSE"}\t${CLASSES[(rows[i] as Row).label]}\t${(oofP[i] as number).toFixed(2)}\t${CLASSES[oofK[i] as number]}\t${(rows[i] as Row).group}\t${(rows[i] as Row).text}`);
+    const text = lines.map(
+      (i) =>
+        `${(rows[i] as Row).label !== 0 ? "MISS" : "FALSE"}\t${CLASSES[(rows[i] as Row).label]}\t${(oofP[i] as number).toFixed(2)}\t${CLASSES[oofK[i] as number]}\t${(rows[i] as Row).group}\t${(rows[i] as Row).text}`,
+    );
     writeFileSync(`${process.env.DUMP_MISSES}.${d}.tsv`, `${text.join("\n")}\n`);
   }
   // Escalation: above all but SURE_PER_10K of the benign lines named with the category (never below its threshold).
   const benign = idx.filter((i) => (rows[i] as Row).label === 0);
   for (const c of CLASSES.slice(1)) {
     const k = CLASSES.indexOf(c);
-    const scoresOf = benign.filter((i) => oofK[i] === k).map((i) => oofP[i] as number).sort((a, b) => b - a);
+    const scoresOf = benign
+      .filter((i) => oofK[i] === k)
+      .map((i) => oofP[i] as number)
+      .sort((a, b) => b - a);
     const allowed = Math.floor((benign.length * SURE_PER_10K) / 10000);
     const above = scoresOf[allowed] ?? 0;
     sure[d][c] = Math.min(0.999, Math.max(t[c] as number, SURE_MIN, Math.ceil((above + 0.001) * 1000) / 1000));
@@ -319,8 +329,16 @@ for (const d of ["input", "output"] as const) {
     return `${b} ${((held / lines.length) * 100).toFixed(2)}% (${held}/${lines.length})`;
   });
   console.log(`${d}: out-of-writer recall ${((caught / unsafe.length) * 100).toFixed(1)}% (${caught}/${unsafe.length}), false alarms ${fa.join(", ")}`);
-  console.log(`  thresholds ${CLASSES.slice(1).map((c) => `${c} ${t[c]}`).join(", ")}`);
-  console.log(`  escalate at ${CLASSES.slice(1).map((c) => `${c} ${sure[d][c]}`).join(", ")}`);
+  console.log(
+    `  thresholds ${CLASSES.slice(1)
+      .map((c) => `${c} ${t[c]}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  escalate at ${CLASSES.slice(1)
+      .map((c) => `${c} ${sure[d][c]}`)
+      .join(", ")}`,
+  );
 }
 
 // ---- the shipped model ----------------------------------------------------------------------------------------

@@ -39,7 +39,11 @@ export async function compileCheck(extraArgs: string[] = [], entrypoints = COMPI
   const runDir = mkdtempSync(join(tmpdir(), "hoot-tts-run-"));
   try {
     const binary = join(buildDir, "tts-check");
-    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", ...extraArgs, ...entrypoints, "--outfile", binary], { cwd: ROOT, stderr: "pipe", stdout: "pipe" });
+    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", ...extraArgs, ...entrypoints, "--outfile", binary], {
+      cwd: ROOT,
+      stderr: "pipe",
+      stdout: "pipe",
+    });
     if (build.exitCode !== 0) throw new Error(`bun build --compile failed:\n${build.stderr.toString()}`);
     const copied = join(runDir, "tts-check");
     copyFileSync(binary, copied);

@@ -47,7 +47,11 @@ export async function voiceCompileCheck(extraArgs: string[] = []): Promise<Voice
   const runDir = mkdtempSync(join(tmpdir(), "hoot-voice-run-"));
   try {
     const binary = join(buildDir, "voice-check");
-    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", ...extraArgs, ENTRY, "--outfile", binary], { cwd: ROOT, stderr: "pipe", stdout: "pipe" });
+    const build = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", ...extraArgs, ENTRY, "--outfile", binary], {
+      cwd: ROOT,
+      stderr: "pipe",
+      stdout: "pipe",
+    });
     if (build.exitCode !== 0) throw new Error(`bun build --compile failed:\n${build.stderr.toString()}`);
     const copied = join(runDir, "voice-check");
     copyFileSync(binary, copied);

@@ -75,7 +75,29 @@ async function flite(tts: LocalSpeechProvider, text: string, voice: string): Pro
 function vorbis(samples: Int16Array): Uint8Array | null {
   if (!Bun.which("ffmpeg")) return null;
   const run = Bun.spawnSync(
-    ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "s16le", "-ar", "16000", "-ac", "1", "-i", "pipe:0", "-c:a", "libvorbis", "-q:a", "2", "-page_duration", "80000", "-f", "ogg", "pipe:1"],
+    [
+      "ffmpeg",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-f",
+      "s16le",
+      "-ar",
+      "16000",
+      "-ac",
+      "1",
+      "-i",
+      "pipe:0",
+      "-c:a",
+      "libvorbis",
+      "-q:a",
+      "2",
+      "-page_duration",
+      "80000",
+      "-f",
+      "ogg",
+      "pipe:1",
+    ],
     { stdin: pcm16Bytes(samples), stdout: "pipe", stderr: "pipe" },
   );
   return run.exitCode === 0 ? clearEndOfStream(run.stdout) : null;
@@ -121,8 +143,8 @@ if (import.meta.main) {
     Object.entries(totals)
       .sort(([a], [b]) => a.split(" | ")[1].localeCompare(b.split(" | ")[1]) || a.localeCompare(b))
       .map(([key, { errors, words }]) => {
-      const [voice, path] = key.split(" | ");
-      return { voice, path, words, errors, WER: `${((errors / words) * 100).toFixed(1)} %` };
+        const [voice, path] = key.split(" | ");
+        return { voice, path, words, errors, WER: `${((errors / words) * 100).toFixed(1)} %` };
       }),
   );
 }

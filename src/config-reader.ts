@@ -87,7 +87,10 @@ export class Reader {
     settingOf(name);
     const value = this.raw(name);
     if (value === undefined) return [];
-    const list = value.split(",").map((o) => o.trim()).filter(Boolean);
+    const list = value
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean);
     for (const origin of list) {
       if (origin !== "*" && !isOrigin(origin)) {
         this.problems.push(`${name} must list exact origins such as https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);

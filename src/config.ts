@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { decodeBase64, parseHttpUrl, Reader, type Env } from "./config-reader.ts";
+import { decodeBase64, type Env, parseHttpUrl, Reader } from "./config-reader.ts";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
@@ -186,7 +186,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 /**
  * Reads every HOOT_* setting from `env`, applies defaults, and throws one ConfigError listing every bad value.
  * @example const config = loadConfig(process.env)
@@ -270,7 +269,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowSelfDelete: read.bool("HOOT_ALLOW_SELF_DELETE"),
     // child safety (moderation model)
     moderationProvider: read.oneOf<ModerationProviderName>("HOOT_MODERATION_PROVIDER"),
-    moderationBaseUrl: read.string("HOOT_MODERATION_BASE_URL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1"),
+    moderationBaseUrl: read.string(
+      "HOOT_MODERATION_BASE_URL",
+      env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "http://127.0.0.1:11434/v1" : "https://api.openai.com/v1",
+    ),
     moderationApiKey: read.string("HOOT_MODERATION_API_KEY"),
     moderationModel: read.string("HOOT_MODERATION_MODEL", env.HOOT_MODERATION_PROVIDER?.trim() === "guard" ? "llama-guard3" : "omni-moderation-latest"),
     moderationTimeoutMs: read.int("HOOT_MODERATION_TIMEOUT_MS"),
@@ -295,7 +297,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...readDatabaseSettings(read, problems, secretKey),
     ...readLimitSettings(read, wsMaxMessageBytes),
   };
-  if (config.metricsToken !== null && config.metricsToken.length < 16) problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
+  if (config.metricsToken !== null && config.metricsToken.length < 16)
+    problems.push("HOOT_METRICS_TOKEN must be at least 16 characters (try: openssl rand -hex 16)");
   if (config.llmProvider === "openai") {
     if (!/^https?:\/\//.test(config.llmBaseUrl)) problems.push("HOOT_LLM_BASE_URL must be an http(s) URL");
   }
@@ -318,7 +321,8 @@ function readConsoleSettings(read: Reader, problems: string[]) {
   if (issuer) {
     const url = parseHttpUrl(issuer);
     if (!url) problems.push(`HOOT_OIDC_ISSUER must be an https URL (http only on loopback), got "${issuer}"`);
-    else if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
+    else if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+      problems.push(`HOOT_OIDC_ISSUER must use https unless it is on loopback, got "${issuer}"`);
     else issuerHost = url.hostname;
     if (!clientId) problems.push("HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set");
     // Taken from each request instead, the origin is wrong behind a TLS proxy: cookies lose Secure and the
@@ -384,7 +388,8 @@ function readDatabaseSettings(read: Reader, problems: string[], secretKey: strin
     if (!parsed || (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") || !parsed.hostname) {
       problems.push("HOOT_DATABASE_URL must be a PostgreSQL URL such as postgres://hoot:password@db.example.com:5432/hoot");
     }
-    if (secretKey === null) problems.push("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL: every node must use the same key (try: openssl rand -base64 32)");
+    if (secretKey === null)
+      problems.push("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL: every node must use the same key (try: openssl rand -base64 32)");
   }
   return {
     databaseUrl: url || null,

@@ -7,8 +7,7 @@
  * protocol's schemas (src/interact/protocol.ts) and its AsyncAPI document are built from it.
  */
 import { Type } from "@sinclair/typebox";
-import { TURN_ERROR_CODES } from "./engine/index.ts";
-import { UTILITY_ERROR_CODES } from "./engine/index.ts";
+import { TURN_ERROR_CODES, UTILITY_ERROR_CODES } from "./engine/index.ts";
 
 /** Every `code` hoot sends. Add a code here before using it: the compiler refuses any other string. */
 export const ERROR_CODES = [

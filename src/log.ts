@@ -7,7 +7,18 @@ import type { LogLevel } from "./config.ts";
 
 export type { Logger };
 
-const REDACT = ["api_key", "access_token", "federated_id", "authorization", "token", "text", "*.api_key", "*.access_token", "*.federated_id", "*.authorization"];
+const REDACT = [
+  "api_key",
+  "access_token",
+  "federated_id",
+  "authorization",
+  "token",
+  "text",
+  "*.api_key",
+  "*.access_token",
+  "*.federated_id",
+  "*.authorization",
+];
 
 /** A JSON logger at `level` writing to `destination` (stdout by default). */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {

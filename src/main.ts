@@ -1,10 +1,10 @@
 #!/usr/bin/env bun
+import { startServer } from "./boot/server.ts";
 /**
  * hoot's command line: `serve` (the default) or `admin <command>`. The same for `bun src/main.ts`,
  * `npm run hoot -- …` and the compiled `dist/hoot`.
  */
-import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { startServer } from "./boot/server.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "serve", ...rest] = argv;

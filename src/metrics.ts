@@ -60,8 +60,18 @@ export function createMetrics(): Metrics {
   // One tick later: the first request does not wait for them.
   setTimeout(() => void startDefaultMetrics(), 0).unref?.();
 
-  const turns = new Counter({ name: "hoot_turns_total", help: "Finished turns by outcome (complete, interrupted, or the turn's error code)", labelNames: ["outcome"], registers });
-  const speechAdmissions = new Counter({ name: "hoot_speech_admissions_total", help: "Turns that asked for speech, by result (admitted, refused: speech capacity short)", labelNames: ["result"], registers });
+  const turns = new Counter({
+    name: "hoot_turns_total",
+    help: "Finished turns by outcome (complete, interrupted, or the turn's error code)",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const speechAdmissions = new Counter({
+    name: "hoot_speech_admissions_total",
+    help: "Turns that asked for speech, by result (admitted, refused: speech capacity short)",
+    labelNames: ["result"],
+    registers,
+  });
   // Every series exists from the start at 0, so a dashboard's rate() sees the first failure.
   for (const outcome of TURN_OUTCOMES) turns.inc({ outcome }, 0);
   for (const result of ["admitted", "refused"]) speechAdmissions.inc({ result }, 0);

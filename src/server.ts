@@ -3,4 +3,4 @@
  * process (the start-up path, the safety library's laziness) load it by this path. The server itself is in
  * boot/server.ts, the composition root.
  */
-export { startServer, type RunningServer, type ServerOptions } from "./boot/server.ts";
+export { type RunningServer, type ServerOptions, startServer } from "./boot/server.ts";

@@ -13,7 +13,14 @@ import type { TokenClaims, TokenService } from "./tokens.ts";
 export type TeamCaller =
   | { kind: "developer"; userId: number; teamId: number }
   | { kind: "service"; serviceAccountId: number; teamId: number }
-  | { kind: "player"; playerId: number; teamId: number; serviceAccountId: number; expiresAt: number; /** The player's credential version the token carries (a node re-checks open sockets against it). */ version: number };
+  | {
+      kind: "player";
+      playerId: number;
+      teamId: number;
+      serviceAccountId: number;
+      expiresAt: number /** The player's credential version the token carries (a node re-checks open sockets against it). */;
+      version: number;
+    };
 
 /** The deployment's operator (admin routes only). */
 export type OperatorCaller = { kind: "operator"; operatorKeyId: number };
@@ -70,10 +77,7 @@ export function createCallerResolver(lookups: AuthLookups, tokens: TokenService,
       const teams = await lookups.teams.teamsOf(user.id);
       if (teams.length === 0) return null;
       if (teams.length > 1) {
-        throw new InvalidRequest(
-          "This developer key belongs to several teams; log in with team_name and use the access token instead.",
-          "team_name_required",
-        );
+        throw new InvalidRequest("This developer key belongs to several teams; log in with team_name and use the access token instead.", "team_name_required");
       }
       return { kind: "developer", userId: user.id, teamId: teams[0]!.id };
     },

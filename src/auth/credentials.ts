@@ -5,9 +5,9 @@
  * cannot let a wrong key in. Every function returns null on any mismatch, without saying which check failed.
  */
 import { WrongEnvironment } from "../errors.ts";
-import { parseKey, type KeyKind } from "./keys.ts";
-import { safeEqual, type Secrets } from "./secrets.ts";
+import { type KeyKind, parseKey } from "./keys.ts";
 import type { AuthLookups, SealedCredential, ServiceAccountState } from "./lookups.ts";
+import { type Secrets, safeEqual } from "./secrets.ts";
 
 export type DeveloperCredential = SealedCredential;
 export type ServiceAccountCredential = SealedCredential & ServiceAccountState;

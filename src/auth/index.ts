@@ -7,6 +7,7 @@
  * It reads developers, service accounts, players and teams only through the lookups in lookups.ts, which
  * the features implement; features import auth through this file, never the other way round.
  */
-export { authPlugin, credentialGate, developerId, type AuthNeeds, type Caller, type CallerKind, type OperatorCaller, type TeamCaller } from "./plugin.ts";
-export { generateKey, maskKey, parseKey, type KeyKind } from "./keys.ts";
+
+export { generateKey, type KeyKind, maskKey, parseKey } from "./keys.ts";
 export type * from "./lookups.ts";
+export { type AuthNeeds, authPlugin, type Caller, type CallerKind, credentialGate, developerId, type OperatorCaller, type TeamCaller } from "./plugin.ts";

@@ -12,13 +12,12 @@
  */
 import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
+import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
+import { type AddressSource, clientAddress } from "../http/client-address.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import type { CallerResolver } from "./caller.ts";
+import type { Caller, CallerResolver, OperatorCaller, TeamCaller } from "./caller.ts";
 import type { LoginLimiter } from "./rate-limit.ts";
-import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts";
-import { clientAddress, type AddressSource } from "../http/client-address.ts";
-import type { Caller, OperatorCaller, TeamCaller } from "./caller.ts";
 
 export type CallerKind = Caller["kind"];
 export type { Caller, OperatorCaller, TeamCaller };
@@ -78,7 +77,8 @@ export function credentialGate(deps: AuthNeeds) {
 /** Registers the `auth` and `access` macros. */
 export function authPlugin(deps: AuthNeeds) {
   const identify = callerOf(deps);
-  const callerFor = async (request: Request, server: AddressSource | null, rawKeyAllowed: boolean) => identifiedEarly.get(request) ?? (await identify(request, server, rawKeyAllowed));
+  const callerFor = async (request: Request, server: AddressSource | null, rawKeyAllowed: boolean) =>
+    identifiedEarly.get(request) ?? (await identify(request, server, rawKeyAllowed));
   return new Elysia({ name: "hoot-auth" }).macro({
     auth: (allowed: (Exclude<TeamCaller["kind"], "player"> | "developer-key")[]) => ({
       detail: { security: allowed.includes("developer-key") ? BEARER_OR_KEY : BEARER },
@@ -98,7 +98,9 @@ export function authPlugin(deps: AuthNeeds) {
         const caller = await callerFor(request, server, false);
         if (caller.kind === "player") throw new Forbidden("Player tokens are only for the interact websocket.");
         if (!allowed.includes(caller.kind)) {
-          throw new Forbidden(allowed.length === 1 && allowed[0] === "operator" ? "Only an operator token may do this (hoot admin create-operator-key)." : undefined);
+          throw new Forbidden(
+            allowed.length === 1 && allowed[0] === "operator" ? "Only an operator token may do this (hoot admin create-operator-key)." : undefined,
+          );
         }
         return { caller };
       },

@@ -3,10 +3,7 @@
  * opened at once (4403) instead of waiting for the next message. This is the in-process one (SQLite, one
  * node); on PostgreSQL every node shares one through pg_notify/LISTEN (src/cluster/revocations-pg.ts).
  */
-export type Revocation =
-  | { kind: "player"; playerId: number }
-  | { kind: "service-account"; serviceAccountId: number }
-  | { kind: "user"; userId: number };
+export type Revocation = { kind: "player"; playerId: number } | { kind: "service-account"; serviceAccountId: number } | { kind: "user"; userId: number };
 
 export interface RevocationBus {
   publish(revocation: Revocation): void;

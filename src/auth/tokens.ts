@@ -10,8 +10,8 @@
  * must match the schema exactly; the caller then checks `ver` against the database on every use, which
  * is what makes revocation immediate.
  */
-import { Type, type Static } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { type Static, Type } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 
 export const TokenClaims = Type.Object({
   typ: Type.Union([Type.Literal("developer"), Type.Literal("service"), Type.Literal("player"), Type.Literal("operator")]),

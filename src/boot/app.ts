@@ -2,24 +2,25 @@
  * createApp(deps): the Elysia application with every feature registered. No environment reads and no I/O
  * of its own; server.ts (and the tests through it) build `deps` and call listen.
  */
-import { Elysia } from "elysia";
+
 import { openapi } from "@elysiajs/openapi";
-import type { Deps } from "./deps.ts";
-import { httpPlugin, type Lifecycle } from "../http/plugin.ts";
-import { createBodyGuard } from "../http/body-guard.ts";
-import { loginRoutes } from "../login/index.ts";
+import { Elysia } from "elysia";
 import { credentialGate } from "../auth/index.ts";
-import { usersRoutes } from "../users/index.ts";
-import { playersRoutes } from "../players/index.ts";
-import { serviceAccountsRoutes } from "../service-accounts/index.ts";
-import { teamsRoutes } from "../teams/index.ts";
-import { operatorRoutes } from "../operator/index.ts";
-import { policiesRoutes } from "../policies/index.ts";
-import { safetyPoliciesRoutes } from "../safety-policies/index.ts";
-import { incidentsRoutes } from "../incidents/index.ts";
-import { systemRoutes } from "../system/index.ts";
 import { configsRoutes } from "../configs/index.ts";
 import { consoleCredentialGate, consoleRoutes } from "../console/index.ts";
+import { createBodyGuard } from "../http/body-guard.ts";
+import { httpPlugin, type Lifecycle } from "../http/plugin.ts";
+import { incidentsRoutes } from "../incidents/index.ts";
+import { loginRoutes } from "../login/index.ts";
+import { operatorRoutes } from "../operator/index.ts";
+import { playersRoutes } from "../players/index.ts";
+import { policiesRoutes } from "../policies/index.ts";
+import { safetyPoliciesRoutes } from "../safety-policies/index.ts";
+import { serviceAccountsRoutes } from "../service-accounts/index.ts";
+import { systemRoutes } from "../system/index.ts";
+import { teamsRoutes } from "../teams/index.ts";
+import { usersRoutes } from "../users/index.ts";
+import type { Deps } from "./deps.ts";
 
 export interface AppOptions {
   lifecycle?: Lifecycle;
@@ -64,7 +65,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         path: "/docs/openapi",
         exclude: { paths: ["/docs", "/docs/:file", "/metrics", "/interact"] },
         documentation: {
-          info: { title: "hoot", version: "0.1.0", description: "Player management and authentication for the hoot conversational engine. Errors are `{error, code}`; the interact websocket is described by the AsyncAPI document below and in the README." },
+          info: {
+            title: "hoot",
+            version: "0.1.0",
+            description:
+              "Player management and authentication for the hoot conversational engine. Errors are `{error, code}`; the interact websocket is described by the AsyncAPI document below and in the README.",
+          },
           externalDocs: { description: "The interact websocket: AsyncAPI 3 document", url: "/api/asyncapi.json" },
           components: {
             securitySchemes: {

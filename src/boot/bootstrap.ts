@@ -5,11 +5,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Deps } from "./deps.ts";
+import { Conflict } from "../errors.ts";
+import { createServiceAccount } from "../service-accounts/service.ts";
 import { createTeam, hasAnyTeam } from "../teams/service.ts";
 import { createDeveloper } from "../users/service.ts";
-import { createServiceAccount } from "../service-accounts/service.ts";
-import { Conflict } from "../errors.ts";
+import type { Deps } from "./deps.ts";
 
 export interface DevCredentials {
   team: string;
@@ -24,7 +24,9 @@ export interface DevCredentials {
  * Of several nodes starting at once on one empty PostgreSQL database, one creates them; the others find the
  * `dev` team taken and create nothing.
  */
-export async function bootstrapDev(deps: Pick<Deps, "store" | "secrets" | "config" | "revocations">): Promise<{ credentials: DevCredentials; path: string } | null> {
+export async function bootstrapDev(
+  deps: Pick<Deps, "store" | "secrets" | "config" | "revocations">,
+): Promise<{ credentials: DevCredentials; path: string } | null> {
   if (deps.config.env !== "dev") return null;
   if (await hasAnyTeam(deps)) return null;
   let made;

@@ -10,13 +10,14 @@
  *    keys, only the one whose key was stored starts;
  * Then plain-text conversation rows of older versions are sealed.
  */
-import type { Config } from "../config.ts";
-import { connectDatabase, type ConnectOptions, type Database } from "./repositories.ts";
+
 import { createSecrets, safeEqual } from "../auth/secrets.ts";
+import type { Config } from "../config.ts";
 import { createTextCipher } from "../conversations/cipher.ts";
 import { sealPlainMessages } from "../conversations/service.ts";
-import { findMasterKey, generateMasterKey, generatedKeyWarning, keyCheckValue, keyFilePath } from "../secret-key.ts";
 import { ensurePrivateDir } from "../private-files.ts";
+import { findMasterKey, generatedKeyWarning, generateMasterKey, keyCheckValue, keyFilePath } from "../secret-key.ts";
+import { type ConnectOptions, connectDatabase, type Database } from "./repositories.ts";
 
 /** A refusal to start, with a message written for the operator. */
 export class StartupRefused extends Error {
@@ -43,7 +44,8 @@ export async function openDeployment(config: Config, options: ConnectOptions = {
   try {
     const masterKey = await resolveKey(config, database, notices);
     const sealed = await sealPlainMessages({ store: database.store, database, textCipher: createTextCipher(masterKey) });
-    if (sealed > 0) notices.push({ event: "conversations_sealed", message: `encrypted ${sealed} conversation messages stored in plain text by an older version` });
+    if (sealed > 0)
+      notices.push({ event: "conversations_sealed", message: `encrypted ${sealed} conversation messages stored in plain text by an older version` });
     return { database, masterKey, notices };
   } catch (error) {
     await database.close();

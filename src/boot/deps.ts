@@ -14,24 +14,25 @@
  * socket leases and the once-per-cluster jobs are used by interact/connections.ts and server.ts. server.ts
  * starts and stops it. On SQLite `cluster` is null.
  */
-import type { Config } from "../config.ts";
-import type { Database, Store } from "./repositories.ts";
-import type { Logger } from "../log.ts";
-import type { Metrics } from "../metrics.ts";
-import { createSecrets, type Secrets } from "../auth/secrets.ts";
-import { createTokenService, type TokenService } from "../auth/tokens.ts";
-import { createCredentialStore, type CredentialStore } from "../auth/credentials.ts";
-import { createCallerResolver, type CallerResolver } from "../auth/caller.ts";
+
+import { type CallerResolver, createCallerResolver } from "../auth/caller.ts";
+import { type CredentialStore, createCredentialStore } from "../auth/credentials.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
 import { createFailureLimiter, type LoginLimiter } from "../auth/rate-limit.ts";
 import { createRevocationBus, type RevocationBus } from "../auth/revocations.ts";
-import type { AuthLookups } from "../auth/lookups.ts";
-import { createCluster, type Cluster } from "../cluster/index.ts";
+import { createSecrets, type Secrets } from "../auth/secrets.ts";
+import { createTokenService, type TokenService } from "../auth/tokens.ts";
+import { type Cluster, createCluster } from "../cluster/index.ts";
+import type { Config } from "../config.ts";
 import { createTextCipher, type TextCipher } from "../conversations/cipher.ts";
-import { developerLookup } from "../users/repo.ts";
-import { serviceAccountLookup } from "../service-accounts/repo.ts";
-import { playerLookup } from "../players/repo.ts";
-import { teamLookup } from "../teams/repo.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import { operatorLookup } from "../operator/repo.ts";
+import { playerLookup } from "../players/repo.ts";
+import { serviceAccountLookup } from "../service-accounts/repo.ts";
+import { teamLookup } from "../teams/repo.ts";
+import { developerLookup } from "../users/repo.ts";
+import type { Database, Store } from "./repositories.ts";
 
 export interface Deps {
   config: Config;

@@ -5,12 +5,24 @@
  * It also connects the engine's and the speech provider's observers to the Prometheus metrics (src/metrics.ts).
  */
 import type { Config } from "../config.ts";
+import type { ModerationProvider } from "../engine/index.ts";
+import {
+  createEngine,
+  createLocalLlm,
+  createLocalUtilityModel,
+  createModeration,
+  createOpenAiLlm,
+  createOpenAiUtilityModel,
+  createTtsProvider,
+  type Engine,
+  type LlmProvider,
+  LocalSpeechProvider,
+  type TtsObserver,
+  type TurnObserver,
+  type UtilityModel,
+} from "../engine/index.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import { createEngine, createLocalLlm, createLocalUtilityModel, createOpenAiLlm, createOpenAiUtilityModel, type Engine, type LlmProvider, type TurnObserver, type UtilityModel } from "../engine/index.ts";
-import { createTtsProvider, LocalSpeechProvider, type TtsObserver } from "../engine/index.ts";
-import { createModeration } from "../engine/index.ts";
-import type { ModerationProvider } from "../engine/index.ts";
 
 /** The engine for `config`; with `metrics`, every turn and sentence is measured there. */
 export async function buildEngine(config: Config, logger: Logger, metrics?: Metrics): Promise<Engine> {

@@ -3,24 +3,25 @@
  * generic and names none). The SQLite list is here; the PostgreSQL one is in repositories-pg.ts, loaded only when
  * the deployment runs on PostgreSQL.
  */
+
+import { sqliteStoredConfigRepo } from "../configs/repo-sqlite.ts";
+import { sqliteConsoleRepo } from "../console/repo-sqlite.ts";
+import { sqliteConversationRepo } from "../conversations/repo-sqlite.ts";
 import type { Db } from "../db/client.ts";
-import { connectDatabaseWith, type ConnectOptions, type DatabaseSettings, type RepositoryList } from "../db/database.ts";
+import { type ConnectOptions, connectDatabaseWith, type DatabaseSettings, type RepositoryList } from "../db/database.ts";
 import { sqliteMetaRepo } from "../db/meta.ts";
 import type { SynchronousRepositories } from "../db/store.ts";
-import type { Database, Repositories } from "./store.ts";
-import { sqliteUserRepo } from "../users/repo-sqlite.ts";
-import { sqliteTeamRepo } from "../teams/repo-sqlite.ts";
-import { sqlitePlayerRepo } from "../players/repo-sqlite.ts";
-import { sqliteServiceAccountRepo } from "../service-accounts/repo-sqlite.ts";
-import { sqliteOperatorKeyRepo } from "../operator/repo-sqlite.ts";
-import { sqliteConversationRepo } from "../conversations/repo-sqlite.ts";
-import { sqliteConsoleRepo } from "../console/repo-sqlite.ts";
-import { sqliteInvitationRepo } from "../invitations/repo-sqlite.ts";
 import { sqliteIncidentRepo } from "../incidents/repo-sqlite.ts";
+import { sqliteInvitationRepo } from "../invitations/repo-sqlite.ts";
+import { sqliteOperatorKeyRepo } from "../operator/repo-sqlite.ts";
+import { sqlitePlayerRepo } from "../players/repo-sqlite.ts";
 import { sqliteSafetyPolicyRepo } from "../safety-policies/repo-sqlite.ts";
-import { sqliteStoredConfigRepo } from "../configs/repo-sqlite.ts";
+import { sqliteServiceAccountRepo } from "../service-accounts/repo-sqlite.ts";
+import { sqliteTeamRepo } from "../teams/repo-sqlite.ts";
+import { sqliteUserRepo } from "../users/repo-sqlite.ts";
+import type { Database, Repositories } from "./store.ts";
 
-export { DatabaseUnreachable, type ConnectOptions, type DatabaseSettings } from "../db/database.ts";
+export { type ConnectOptions, type DatabaseSettings, DatabaseUnreachable } from "../db/database.ts";
 export type { Database, Repositories, Store } from "./store.ts";
 
 /** The synchronous repositories over one SQLite handle. */

@@ -3,12 +3,13 @@
  * incidents into src/incidents, and the moderation model the settings name (engine-wiring.ts). Built here, in
  * the composition root, and handed to the interact socket, which names none of them.
  */
-import type { Deps } from "./deps.ts";
-import { buildModeration } from "./engine-wiring.ts";
+
 import { warmUpSafetyLater } from "../engine/index.ts";
 import { incidentRecorder } from "../incidents/service.ts";
-import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";
 import type { SafetyPorts } from "../interact/safety.ts";
+import { resolveStoredPolicy, teamPolicyNames } from "../safety-policies/service.ts";
+import type { Deps } from "./deps.ts";
+import { buildModeration } from "./engine-wiring.ts";
 
 /** The safety ports over the database and settings; starts loading the rules in the background. */
 export function createSafetyPorts(deps: Pick<Deps, "store" | "config" | "logger" | "metrics">): SafetyPorts {

@@ -8,21 +8,21 @@
  */
 import type { DestinationStream } from "pino";
 import type { Config } from "../config.ts";
-import { createLogger, type Logger } from "../log.ts";
-import { createMetrics } from "../metrics.ts";
-import { buildDeps, type Deps } from "./deps.ts";
-import { createApp, type App } from "./app.ts";
-import type { Lifecycle } from "../http/plugin.ts";
-import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
-import type { Engine } from "../engine/index.ts";
-import { buildEngine } from "./engine-wiring.ts";
-import { interactRoutes, type Interact } from "../interact/index.ts";
-import { conversationHistory } from "../interact/history.ts";
 import { storedConfigLookup } from "../configs/repo.ts";
-import { createSafetyPorts } from "./safety-ports.ts";
 import { startRetentionJob } from "../conversations/service.ts";
 import { SERVER_BUSY_TIMEOUT_MS } from "../db/busy.ts";
+import type { Engine } from "../engine/index.ts";
+import type { Lifecycle } from "../http/plugin.ts";
+import { conversationHistory } from "../interact/history.ts";
+import { type Interact, interactRoutes } from "../interact/index.ts";
+import { createLogger, type Logger } from "../log.ts";
+import { createMetrics } from "../metrics.ts";
+import { type App, createApp } from "./app.ts";
+import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
 import { openDeployment, StartupRefused } from "./deployment.ts";
+import { buildDeps, type Deps } from "./deps.ts";
+import { buildEngine } from "./engine-wiring.ts";
+import { createSafetyPorts } from "./safety-ports.ts";
 
 export interface ServerOptions {
   /** Where JSON logs go (stdout by default); tests capture them. */
@@ -51,7 +51,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const logger = createLogger(config.logLevel, options.logDestination);
   const deployment = await openDeployment(config, {
     busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS,
-    onCallbackError: (error) => logger.error({ event: "after_commit_failed", err: error instanceof Error ? error.message : String(error) }, "a step after a commit failed"),
+    onCallbackError: (error) =>
+      logger.error({ event: "after_commit_failed", err: error instanceof Error ? error.message : String(error) }, "a step after a commit failed"),
   });
   for (const notice of deployment.notices) logger.warn({ event: notice.event }, notice.message);
   const database = deployment.database;
@@ -113,7 +114,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
         deadline,
       );
       if (!drained) {
-        logger.warn({ event: "drain_deadline", pendingRequests: app.server?.pendingRequests ?? 0, pendingSockets: app.server?.pendingWebSockets ?? 0 }, "drain deadline passed: closing what is left");
+        logger.warn(
+          { event: "drain_deadline", pendingRequests: app.server?.pendingRequests ?? 0, pendingSockets: app.server?.pendingWebSockets ?? 0 },
+          "drain deadline passed: closing what is left",
+        );
         await app.server?.stop(true);
       }
       await engine.close();
@@ -132,7 +136,13 @@ async function withinDeadline(work: Promise<unknown>, deadline: number): Promise
     timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
   });
   try {
-    return await Promise.race([work.then(() => true, () => true), late]);
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -10,20 +10,20 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { openDeployment } from "../boot/deployment.ts";
+import { buildDeps, type Deps } from "../boot/deps.ts";
 import type { Config } from "../config.ts";
 import { backupDatabase } from "../db/client.ts";
-import { buildDeps, type Deps } from "../boot/deps.ts";
+import { InvalidRequest } from "../errors.ts";
 import { createLogger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
-import { InvalidRequest } from "../errors.ts";
+import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
+import { writePrivateFileAtomic } from "../private-files.ts";
+import { encodeKey } from "../secret-key.ts";
+import { createServiceAccount } from "../service-accounts/service.ts";
 import { addTeamMember, createTeam, requireTeam } from "../teams/service.ts";
 import { createDeveloper, rotateDeveloperKeyByEmail } from "../users/service.ts";
-import { createServiceAccount } from "../service-accounts/service.ts";
-import { openDeployment } from "../boot/deployment.ts";
-import { encodeKey } from "../secret-key.ts";
-import { writePrivateFileAtomic } from "../private-files.ts";
 import { restoreBackup } from "./restore.ts";
-import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../operator/service.ts";
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -69,7 +69,12 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
       flags: { team: "string", email: "string", name: "string" },
       run: async (deps, f) => {
         const { user, apiKey, teamId } = await createDeveloper(deps, { teamName: need(f, "team"), email: need(f, "email"), name: need(f, "name") });
-        return { developer: { pk: user.id, name: user.name, email: user.email }, team_pk: teamId, created: apiKey !== null, ...(apiKey ? { api_key: apiKey } : {}) };
+        return {
+          developer: { pk: user.id, name: user.name, email: user.email },
+          team_pk: teamId,
+          created: apiKey !== null,
+          ...(apiKey ? { api_key: apiKey } : {}),
+        };
       },
     },
   ],
@@ -148,7 +153,9 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
         if (f["no-key"] !== true && existsSync(keyFile)) throw new InvalidRequest(`${keyFile} already exists; choose a new file for the backup`);
         backupDatabase(raw.sqlite, out);
         if (f["no-key"] === true) {
-          io.warn(`wrote ${out} without its key: it can only be restored with this deployment's secret key (HOOT_SECRET_KEY or secret.key). Keep that key safe.`);
+          io.warn(
+            `wrote ${out} without its key: it can only be restored with this deployment's secret key (HOOT_SECRET_KEY or secret.key). Keep that key safe.`,
+          );
           return { backup: out, key_file: null };
         }
         writePrivateFileAtomic(keyFile, encodeKey(io.masterKey), { exclusive: true });
@@ -177,10 +184,10 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
 
 const POSTGRES_BACKUP =
   "backup copies a SQLite database; this deployment runs on PostgreSQL (HOOT_DATABASE_URL). Back it up with PostgreSQL's own tools, e.g. " +
-  "`pg_dump --format=custom --file=hoot.dump \"$HOOT_DATABASE_URL\"` (or your provider's snapshots), and keep HOOT_SECRET_KEY safe apart from it: without the key the dump cannot be read.";
+  '`pg_dump --format=custom --file=hoot.dump "$HOOT_DATABASE_URL"` (or your provider\'s snapshots), and keep HOOT_SECRET_KEY safe apart from it: without the key the dump cannot be read.';
 const POSTGRES_RESTORE =
   "restore replaces a SQLite database file; this deployment runs on PostgreSQL (HOOT_DATABASE_URL), and nothing was changed. Stop every node, restore the dump with PostgreSQL's own tools " +
-  "(e.g. `pg_restore --clean --if-exists --dbname=\"$HOOT_DATABASE_URL\" hoot.dump`), set HOOT_SECRET_KEY to the key the dump was made with, then start the nodes.";
+  '(e.g. `pg_restore --clean --if-exists --dbname="$HOOT_DATABASE_URL" hoot.dump`), set HOOT_SECRET_KEY to the key the dump was made with, then start the nodes.';
 
 /** Runs `admin <command> [--flags]`; returns the process exit code. */
 export async function runAdmin(config: Config, argv: string[]): Promise<number> {

@@ -4,7 +4,7 @@
  * and bounds and docs/settings.md its table.
  */
 import { loadConfig } from "../config.ts";
-import { SETTINGS, plain, shownDefault } from "../settings.ts";
+import { plain, SETTINGS, shownDefault } from "../settings.ts";
 import { ADMIN_COMMANDS } from "./admin.ts";
 
 /** Every HOOT_* name loadConfig reads, in the order it reads them. */

@@ -12,10 +12,10 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Config } from "../config.ts";
 import { createSecrets, safeEqual } from "../auth/secrets.ts";
-import { encodeKey, findMasterKey, keyCheckValue, keyFilePath, readKeyFile } from "../secret-key.ts";
+import type { Config } from "../config.ts";
 import { copyPrivateFileAtomic, ensurePrivateDir, writePrivateFileAtomic } from "../private-files.ts";
+import { encodeKey, findMasterKey, keyCheckValue, keyFilePath, readKeyFile } from "../secret-key.ts";
 
 export interface RestoreRequest {
   from: string;
@@ -37,13 +37,16 @@ export function restoreBackup(config: Config, request: RestoreRequest, warn: (me
     throw new Error(`the key in ${key.source} does not open ${from}; give the key file written beside that backup with --key FILE`);
   }
   if (key && config.secretKey && !safeEqual(encodeKey(key.key), encodeKey(Uint8Array.from(Buffer.from(config.secretKey, "base64"))))) {
-    throw new Error(`HOOT_SECRET_KEY is set to a different key than the one that opens ${from}: set HOOT_SECRET_KEY to the contents of ${key.source}, then run restore again`);
+    throw new Error(
+      `HOOT_SECRET_KEY is set to a different key than the one that opens ${from}: set HOOT_SECRET_KEY to the contents of ${key.source}, then run restore again`,
+    );
   }
 
   const target = config.databasePath;
   let previous: string | null = null;
   if (existsSync(target) && statSync(target).size > 0) {
-    if (!request.force) throw new Error(`a database already exists at ${target}; stop the server, then add --force to replace it (the current one is kept beside it)`);
+    if (!request.force)
+      throw new Error(`a database already exists at ${target}; stop the server, then add --force to replace it (the current one is kept beside it)`);
     previous = `${target}.before-restore-${stamp()}`;
     releaseWal(target);
     renameSync(target, previous);
@@ -91,9 +94,16 @@ function inspectBackup(path: string): BackupFacts {
   try {
     const integrity = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get();
     if (integrity?.integrity_check !== "ok") throw new Error(`${path} is damaged (integrity check failed); use another backup`);
-    const tables = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name));
+    const tables = new Set(
+      db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((r) => r.name),
+    );
     if (!tables.has("players") || !tables.has("users")) throw new Error(`${path} is not a hoot database`);
-    const keyCheck = tables.has("hoot_meta") ? (db.query<{ value: string }, []>("SELECT value FROM hoot_meta WHERE name = 'key_check'").get()?.value ?? null) : null;
+    const keyCheck = tables.has("hoot_meta")
+      ? (db.query<{ value: string }, []>("SELECT value FROM hoot_meta WHERE name = 'key_check'").get()?.value ?? null)
+      : null;
     const sample =
       db
         .query<{ sealed: Uint8Array }, []>(

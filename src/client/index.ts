@@ -3,5 +3,5 @@
  * browsers and apps, so it imports no server code: the wire types come from src/interact/protocol.ts and
  * src/errors.ts as type-only imports.
  */
-export { HootApi, HootError, login, type LoginAnswer, type Player } from "./http.ts";
-export { InteractClient, wsUrl, type InteractClientOptions, type InteractEvent, type Interaction, type ClientErrorCode } from "./interact.ts";
+export { HootApi, HootError, type LoginAnswer, login, type Player } from "./http.ts";
+export { type ClientErrorCode, InteractClient, type InteractClientOptions, type InteractEvent, type Interaction, wsUrl } from "./interact.ts";

@@ -21,7 +21,9 @@ export type ClientErrorCode = "connection_failed" | "connection_lost";
  * One event of an interaction, as the server sends it (the wire types come from the server's own schemas,
  * imported as types only), plus the client's own `interaction_error` when the connection fails or drops.
  */
-export type InteractEvent = Exclude<InteractEventPayload, { event: "interaction_error" }> | { event: "interaction_error"; error: string; code: ErrorCode | ClientErrorCode };
+export type InteractEvent =
+  | Exclude<InteractEventPayload, { event: "interaction_error" }>
+  | { event: "interaction_error"; error: string; code: ErrorCode | ClientErrorCode };
 
 export interface InteractClientOptions {
   /** The HTTP base URL (`https://host`, or `https://host/api`); the socket is `/interact` on the same host. */
@@ -87,14 +89,31 @@ export class InteractClient {
     const ready = this.connect().then(() => {
       // Bound to the socket it goes out on, so a late close event of an earlier socket cannot end it.
       stream.socket = this.ws;
-      if (!this.send({ type: "stream", kind: "interact", uid, client_start_time: new Date().toISOString(), text, context: options.context ?? {}, audio_output: options.audioOutput ?? true })) stream.push(null);
+      if (
+        !this.send({
+          type: "stream",
+          kind: "interact",
+          uid,
+          client_start_time: new Date().toISOString(),
+          text,
+          context: options.context ?? {},
+          audio_output: options.audioOutput ?? true,
+        })
+      )
+        stream.push(null);
     });
     const streams = this.streams;
     const client = this;
     return {
       uid,
       interrupt(atCharacter?: number) {
-        client.send({ type: "request", kind: "interrupt", uid: crypto.randomUUID(), target_uid: uid, ...(atCharacter !== undefined ? { at_character: atCharacter } : {}) });
+        client.send({
+          type: "request",
+          kind: "interrupt",
+          uid: crypto.randomUUID(),
+          target_uid: uid,
+          ...(atCharacter !== undefined ? { at_character: atCharacter } : {}),
+        });
       },
       async *[Symbol.asyncIterator]() {
         let ended = false;
@@ -248,5 +267,8 @@ export class InteractClient {
 
 /** `https://host/api` or `https://host` -> `wss://host/interact`. */
 export function wsUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, "").replace(/\/api$/, "").replace(/^http/, "ws")}/interact`;
+  return `${baseUrl
+    .replace(/\/+$/, "")
+    .replace(/\/api$/, "")
+    .replace(/^http/, "ws")}/interact`;
 }

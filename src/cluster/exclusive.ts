@@ -31,7 +31,10 @@ export function exclusive(pool: SQL): Exclusive {
         // Slack of a tenth: nodes started a little apart still share one round.
         if (last && now - Number(last.value) < everyMs * 0.9) return null;
         const result = await work();
-        await connection.unsafe("INSERT INTO hoot_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [name, String(now)]);
+        await connection.unsafe("INSERT INTO hoot_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [
+          name,
+          String(now),
+        ]);
         return result;
       } finally {
         await connection.unsafe("SELECT pg_advisory_unlock($1, $2)", [JOB_LOCK_SPACE, job]);

@@ -8,12 +8,12 @@
  * `start()` subscribes and starts renewing before the node serves; `stop()` undoes both before the pool closes.
  */
 import type { SQL } from "bun";
-import type { Logger } from "../log.ts";
 import type { LoginLimiter } from "../auth/rate-limit.ts";
-import { createPgRevocationBus, type ClusterRevocationBus } from "./revocations-pg.ts";
+import type { Logger } from "../log.ts";
+import { type Exclusive, exclusive } from "./exclusive.ts";
 import { createPgLoginLimiter } from "./login-limiter-pg.ts";
+import { type ClusterRevocationBus, createPgRevocationBus } from "./revocations-pg.ts";
 import { createSocketLeases, type SocketLeases } from "./socket-leases.ts";
-import { exclusive, type Exclusive } from "./exclusive.ts";
 
 export interface Cluster {
   /** This node's id (random per process). */

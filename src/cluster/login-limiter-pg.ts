@@ -26,7 +26,10 @@ export function createPgLoginLimiter(pool: SQL, limit: number, windowMs = 60_000
   };
   return {
     async retryAfter(key, now = Date.now()) {
-      const rows = (await pool.unsafe("SELECT window_start, failures FROM login_failures WHERE bucket = $1", [key])) as { window_start: string | number; failures: number }[];
+      const rows = (await pool.unsafe("SELECT window_start, failures FROM login_failures WHERE bucket = $1", [key])) as {
+        window_start: string | number;
+        failures: number;
+      }[];
       const row = rows[0];
       if (!row) return 0;
       const start = Number(row.window_start);

@@ -18,10 +18,11 @@
  *
  * The payload carries ids only (`{"n":node,"k":"player","id":7}`), never a secret.
  */
-import type { SQL } from "bun";
+
 import { randomUUID } from "node:crypto";
-import type { Logger } from "../log.ts";
+import type { SQL } from "bun";
 import type { Revocation, RevocationBus } from "../auth/revocations.ts";
+import type { Logger } from "../log.ts";
 
 /** The channel every node listens on. */
 export const REVOCATION_CHANNEL = "hoot_revocations";
@@ -55,7 +56,13 @@ export function decodeRevocation(payload: string): { nodeId: string; revocation:
   if (typeof wire !== "object" || wire === null || typeof wire.n !== "string" || !Number.isSafeInteger(wire.id)) return null;
   const id = wire.id as number;
   const revocation: Revocation | null =
-    wire.k === "p" ? { kind: "player", playerId: id } : wire.k === "s" ? { kind: "service-account", serviceAccountId: id } : wire.k === "u" ? { kind: "user", userId: id } : null;
+    wire.k === "p"
+      ? { kind: "player", playerId: id }
+      : wire.k === "s"
+        ? { kind: "service-account", serviceAccountId: id }
+        : wire.k === "u"
+          ? { kind: "user", userId: id }
+          : null;
   return revocation && { nodeId: wire.n, revocation };
 }
 
@@ -101,7 +108,10 @@ export function createPgRevocationBus(pool: SQL, logger: Logger, options: { chan
       try {
         listener();
       } catch (error) {
-        logger.error({ event: "revocation_recheck_failed", err: error instanceof Error ? error.message : String(error) }, "re-checking after a re-subscription failed");
+        logger.error(
+          { event: "revocation_recheck_failed", err: error instanceof Error ? error.message : String(error) },
+          "re-checking after a re-subscription failed",
+        );
       }
     }
   };
@@ -113,7 +123,10 @@ export function createPgRevocationBus(pool: SQL, logger: Logger, options: { chan
       if (stopped) return;
       const sent = pool.notify(channel, encode(nodeId, revocation)).catch((error: unknown) => {
         // Other nodes miss this one; their sockets end with their session (or the next re-subscription's check).
-        logger.error({ event: "revocation_notify_failed", kind: revocation.kind, err: error instanceof Error ? error.message : String(error) }, "could not tell other nodes about a revocation");
+        logger.error(
+          { event: "revocation_notify_failed", kind: revocation.kind, err: error instanceof Error ? error.message : String(error) },
+          "could not tell other nodes about a revocation",
+        );
       });
       sending.add(sent);
       void sent.finally(() => sending.delete(sent));

@@ -45,7 +45,10 @@ export function createSocketLeases(pool: SQL, nodeId: string, logger: Logger, op
       // Rows of dead nodes whose players never came back: nobody else would delete them.
       await pool.unsafe("DELETE FROM socket_leases WHERE expires_at < $1", [now - ttlMs]);
     } catch (error) {
-      logger.warn({ event: "socket_lease_renew_failed", err: error instanceof Error ? error.message : String(error) }, "could not renew this node's socket leases");
+      logger.warn(
+        { event: "socket_lease_renew_failed", err: error instanceof Error ? error.message : String(error) },
+        "could not renew this node's socket leases",
+      );
     }
   };
 

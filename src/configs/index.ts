@@ -7,18 +7,31 @@
  *   GET|POST /api/utilities, GET|PUT|DELETE /api/utilities/{name}
  */
 import { Elysia } from "elysia";
-import type { Config } from "../config.ts";
-import type { StoredConfigNeeds } from "./service.ts";
-import { noContent } from "../http/no-content.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
-import { ConfigList, CreateConfigBody, CreateUtilityBody, PutConfigBody, PutUtilityBody, StoredConfigBody, StoredParams, StoredUtilityBody, UtilityList } from "./model.ts";
+import type { Config } from "../config.ts";
+import { noContent } from "../http/no-content.ts";
+import {
+  ConfigList,
+  CreateConfigBody,
+  CreateUtilityBody,
+  PutConfigBody,
+  PutUtilityBody,
+  StoredConfigBody,
+  StoredParams,
+  StoredUtilityBody,
+  UtilityList,
+} from "./model.ts";
+import type { StoredConfigNeeds } from "./service.ts";
 import { createStored, getStored, listStored, putStored, removeStored, type StoredVersion } from "./service.ts";
 
 const asConfig = ({ body, ...rest }: StoredVersion) => ({ ...rest, config: body });
 const asUtility = ({ body, ...rest }: StoredVersion) => ({ ...rest, utility: body });
 
 /** The /api/configs and /api/utilities controllers. */
-export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> }) {
+export function configsRoutes(
+  deps: AuthNeeds &
+    StoredConfigNeeds & { config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> },
+) {
   const auth = ["developer"] as ["developer"];
   const params = StoredParams;
   return new Elysia({ name: "configs" })
@@ -31,9 +44,18 @@ export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pi
             set.status = 201;
             return asConfig(await createStored(deps, caller.teamId, "config", body.name, body.config, body.description));
           },
-          { auth, body: CreateConfigBody, response: { 201: StoredConfigBody }, detail: { summary: "Store a configuration", description: "Version 1 of a new name (409 name_taken if the team has it)." } },
+          {
+            auth,
+            body: CreateConfigBody,
+            response: { 201: StoredConfigBody },
+            detail: { summary: "Store a configuration", description: "Version 1 of a new name (409 name_taken if the team has it)." },
+          },
         )
-        .get("", async ({ caller }) => ({ configs: await listStored(deps, caller.teamId, "config") }), { auth, response: ConfigList, detail: { summary: "List stored configurations" } })
+        .get("", async ({ caller }) => ({ configs: await listStored(deps, caller.teamId, "config") }), {
+          auth,
+          response: ConfigList,
+          detail: { summary: "List stored configurations" },
+        })
         .get("/:name", async ({ caller, params }) => asConfig(await getStored(deps, caller.teamId, "config", params.name)), {
           auth,
           params,
@@ -47,7 +69,13 @@ export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pi
             set.status = created ? 201 : 200;
             return asConfig(stored);
           },
-          { auth, params, body: PutConfigBody, response: { 200: StoredConfigBody, 201: StoredConfigBody }, detail: { summary: "Store a new version of a configuration" } },
+          {
+            auth,
+            params,
+            body: PutConfigBody,
+            response: { 200: StoredConfigBody, 201: StoredConfigBody },
+            detail: { summary: "Store a new version of a configuration" },
+          },
         )
         .delete(
           "/:name",
@@ -55,7 +83,11 @@ export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pi
             await removeStored(deps, caller.teamId, "config", params.name);
             return noContent();
           },
-          { auth, params, detail: { summary: "Delete a stored configuration", description: "Every version; sessions already configured keep what they resolved." } },
+          {
+            auth,
+            params,
+            detail: { summary: "Delete a stored configuration", description: "Every version; sessions already configured keep what they resolved." },
+          },
         ),
     )
     .group("/api/utilities", { detail: { tags: ["Stored utilities"] } }, (app) =>
@@ -66,9 +98,18 @@ export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pi
             set.status = 201;
             return asUtility(await createStored(deps, caller.teamId, "utility", body.name, body.utility, body.description));
           },
-          { auth, body: CreateUtilityBody, response: { 201: StoredUtilityBody }, detail: { summary: "Store a utility", description: "Version 1 of a new name (409 name_taken if the team has it)." } },
+          {
+            auth,
+            body: CreateUtilityBody,
+            response: { 201: StoredUtilityBody },
+            detail: { summary: "Store a utility", description: "Version 1 of a new name (409 name_taken if the team has it)." },
+          },
         )
-        .get("", async ({ caller }) => ({ utilities: await listStored(deps, caller.teamId, "utility") }), { auth, response: UtilityList, detail: { summary: "List stored utilities" } })
+        .get("", async ({ caller }) => ({ utilities: await listStored(deps, caller.teamId, "utility") }), {
+          auth,
+          response: UtilityList,
+          detail: { summary: "List stored utilities" },
+        })
         .get("/:name", async ({ caller, params }) => asUtility(await getStored(deps, caller.teamId, "utility", params.name)), {
           auth,
           params,
@@ -82,7 +123,13 @@ export function configsRoutes(deps: AuthNeeds & StoredConfigNeeds & { config: Pi
             set.status = created ? 201 : 200;
             return asUtility(stored);
           },
-          { auth, params, body: PutUtilityBody, response: { 200: StoredUtilityBody, 201: StoredUtilityBody }, detail: { summary: "Store a new version of a utility" } },
+          {
+            auth,
+            params,
+            body: PutUtilityBody,
+            response: { 200: StoredUtilityBody, 201: StoredUtilityBody },
+            detail: { summary: "Store a new version of a utility" },
+          },
         )
         .delete(
           "/:name",

@@ -5,8 +5,8 @@
  * (a PUT adds a version) or deleted with their name.
  */
 import type { StoredConfig } from "../db/schema.ts";
-import type { PlayerRepo } from "../players/repo.ts";
 import type { StoredConfigs } from "../interact/configure.ts";
+import type { PlayerRepo } from "../players/repo.ts";
 
 export type StoredKind = StoredConfig["kind"];
 
@@ -50,7 +50,8 @@ export function storedConfigLookup(store: { players: Pick<PlayerRepo, "state">; 
     async find(playerId, kind, name, version) {
       const teamId = (await store.players.state(playerId))?.teamId;
       if (teamId === undefined) return { found: false, latest: null };
-      const row = version === null ? await store.storedConfigs.findLatest(teamId, kind, name) : await store.storedConfigs.findVersion(teamId, kind, name, version);
+      const row =
+        version === null ? await store.storedConfigs.findLatest(teamId, kind, name) : await store.storedConfigs.findVersion(teamId, kind, name, version);
       if (row) return { found: true, version: row.version, body: JSON.parse(row.body) as unknown };
       return { found: false, latest: version === null ? null : await store.storedConfigs.latestVersion(teamId, kind, name) };
     },

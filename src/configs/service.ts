@@ -5,22 +5,23 @@
  * (the same sentences as set_configuration), and references inside it are resolved only when a session uses it.
  */
 import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
-import type { StoredConfigRepo } from "./repo.ts";
-import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import type { StoredConfig } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
 import { checkStoredConfiguration } from "../interact/configure.ts";
 import { parseReference, RESERVED_NAMES } from "../interact/references.ts";
 import { checkUtility } from "../interact/utility-schema.ts";
-import { isUniqueViolation } from "../db/errors.ts";
-import type { StoredKind } from "./repo.ts";
 import type { StoredSummaryBody } from "./model.ts";
+import type { StoredConfigRepo, StoredKind } from "./repo.ts";
 
 /** What the stored configurations feature needs. */
 export interface StoredConfigNeeds {
   store: Store<{ storedConfigs: StoredConfigRepo }>;
 }
-type WriteNeeds = StoredConfigNeeds & { config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes"> };
+type WriteNeeds = StoredConfigNeeds & {
+  config: Pick<Config, "maxStoredConfigBytesPerTeam" | "maxStoredNamesPerKind" | "maxStoredVersionsPerName" | "maxStoredBodyBytes">;
+};
 
 /** Limits that keep one team from filling the database. */
 
@@ -37,7 +38,14 @@ export interface StoredVersion {
 const WHAT: Record<StoredKind, string> = { config: "stored configuration", utility: "stored utility" };
 
 /** Stores version 1 of a new name; 409 `name_taken` when the team already has it. */
-export async function createStored(deps: WriteNeeds, teamId: number, kind: StoredKind, name: string, body: Record<string, unknown>, description: string | null | undefined): Promise<StoredVersion> {
+export async function createStored(
+  deps: WriteNeeds,
+  teamId: number,
+  kind: StoredKind,
+  name: string,
+  body: Record<string, unknown>,
+  description: string | null | undefined,
+): Promise<StoredVersion> {
   checkName(name);
   const text = checkBody(kind, body, deps.config.maxStoredBodyBytes);
   const taken = () => new Conflict(`The team already has a ${WHAT[kind]} called "${name}"; PUT /api/${route(kind)}/${name} adds a version.`, "name_taken");
@@ -72,7 +80,10 @@ export async function putStored(
       if (latest === null) await checkNameCount(deps, tx, teamId, kind);
       const versions = deps.config.maxStoredVersionsPerName;
       if (latest !== null && (await tx.storedConfigs.countVersions(teamId, kind, name)) >= versions) {
-        throw new Conflict(`"${name}" already has ${versions} versions (the operator's HOOT_MAX_STORED_VERSIONS_PER_NAME); store the next one under a new name.`, "limit_reached");
+        throw new Conflict(
+          `"${name}" already has ${versions} versions (the operator's HOOT_MAX_STORED_VERSIONS_PER_NAME); store the next one under a new name.`,
+          "limit_reached",
+        );
       }
       await checkTeamBytes(deps, tx, teamId, text);
       const version = (latest ?? 0) + 1;
@@ -95,7 +106,8 @@ export async function getStored(deps: StoredConfigNeeds, teamId: number, kind: S
   const parsed = parseReference(ref);
   if (parsed === null || parsed === "default") throw new NotFound(WHAT[kind]);
   const stored = deps.store.storedConfigs;
-  const row = parsed.version === null ? await stored.findLatest(teamId, kind, parsed.name) : await stored.findVersion(teamId, kind, parsed.name, parsed.version);
+  const row =
+    parsed.version === null ? await stored.findLatest(teamId, kind, parsed.name) : await stored.findVersion(teamId, kind, parsed.name, parsed.version);
   if (!row) throw new NotFound(parsed.version === null ? WHAT[kind] : `${WHAT[kind]} version`);
   return show(row, parsed.version === null ? row.version : ((await stored.latestVersion(teamId, kind, parsed.name)) ?? row.version));
 }
@@ -141,21 +153,30 @@ async function checkTeamBytes(deps: WriteNeeds, tx: { storedConfigs: StoredConfi
   const cap = deps.config.maxStoredConfigBytesPerTeam;
   const stored = await tx.storedConfigs.totalBytes(teamId);
   if (stored + Buffer.byteLength(text) > cap) {
-    throw new LimitReached("bytes of stored configurations and utilities", cap, "HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM", `it holds ${stored} bytes now; delete names it no longer needs (every version counts)`);
+    throw new LimitReached(
+      "bytes of stored configurations and utilities",
+      cap,
+      "HOOT_MAX_STORED_CONFIG_BYTES_PER_TEAM",
+      `it holds ${stored} bytes now; delete names it no longer needs (every version counts)`,
+    );
   }
 }
 
 /** 409 limit_reached when the team already keeps HOOT_MAX_STORED_NAMES_PER_KIND names of this kind. */
 async function checkNameCount(deps: WriteNeeds, tx: { storedConfigs: StoredConfigRepo }, teamId: number, kind: StoredKind): Promise<void> {
   const cap = deps.config.maxStoredNamesPerKind;
-  if ((await tx.storedConfigs.countNames(teamId, kind)) >= cap) throw new LimitReached(`${WHAT[kind]}s`, cap, "HOOT_MAX_STORED_NAMES_PER_KIND", "delete some first");
+  if ((await tx.storedConfigs.countNames(teamId, kind)) >= cap)
+    throw new LimitReached(`${WHAT[kind]}s`, cap, "HOOT_MAX_STORED_NAMES_PER_KIND", "delete some first");
 }
 
 function checkBody(kind: StoredKind, body: Record<string, unknown>, maxBytes: number): string {
   const problem = kind === "config" ? checkStoredConfiguration(body) : checkUtility(body, "utility");
   if (problem) throw new InvalidRequest(`${problem.charAt(0).toUpperCase()}${problem.slice(1)}.`);
   const text = JSON.stringify(body);
-  if (Buffer.byteLength(text) > maxBytes) throw new InvalidRequest(`The ${kind === "config" ? "configuration" : "utility"} is larger than ${maxBytes} bytes (the operator's HOOT_MAX_STORED_BODY_BYTES).`);
+  if (Buffer.byteLength(text) > maxBytes)
+    throw new InvalidRequest(
+      `The ${kind === "config" ? "configuration" : "utility"} is larger than ${maxBytes} bytes (the operator's HOOT_MAX_STORED_BODY_BYTES).`,
+    );
   return text;
 }
 

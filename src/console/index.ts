@@ -11,18 +11,18 @@
  * sign-in.ts and, for everything about developers, teams, keys and players, the services behind services.ts.
  */
 import { Elysia } from "elysia";
-import type { ConsoleNeeds } from "./services.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { createOidcClient } from "./oidc.ts";
-import { signInStartLimiter } from "./sign-in.ts";
-import { sdkSignInRoutes } from "./sdk-routes.ts";
 import type { ConsoleContext } from "./routes/common.ts";
-import { consoleSignInRoutes } from "./routes/sign-in.ts";
-import { consoleSessionRoutes } from "./routes/session.ts";
-import { consoleProfileRoutes } from "./routes/profile.ts";
 import { consoleKeyRoutes } from "./routes/keys.ts";
 import { consolePlayerRoutes } from "./routes/players.ts";
+import { consoleProfileRoutes } from "./routes/profile.ts";
 import { consoleSafetyRoutes } from "./routes/safety.ts";
+import { consoleSessionRoutes } from "./routes/session.ts";
+import { consoleSignInRoutes } from "./routes/sign-in.ts";
+import { sdkSignInRoutes } from "./sdk-routes.ts";
+import type { ConsoleNeeds } from "./services.ts";
+import { signInStartLimiter } from "./sign-in.ts";
 
 export { consoleCredentialGate } from "./routes/common.ts";
 

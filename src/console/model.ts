@@ -38,7 +38,14 @@ export const PkParams = t.Object({ pk: IdSegment });
 export const PolicyBody = t.Record(t.String(), t.Unknown());
 
 /** A team policy's name in a path: the policy-name pattern, so `.` and `..` never reach a path. */
-export const PolicyNameParams = t.Object({ name: t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$", rule: 'a policy name of lower-case letters, digits, "_", "." or "-", starting with a letter or digit' }) });
+export const PolicyNameParams = t.Object({
+  name: t.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: "^[a-z0-9][a-z0-9_.-]*$",
+    rule: 'a policy name of lower-case letters, digits, "_", "." or "-", starting with a letter or digit',
+  }),
+});
 
 // --- the Python SDK's `login_with_google` (the path names stay for that client, whatever the provider) ---
 
@@ -51,7 +58,9 @@ export const SdkFinishBody = t.Object(
   {
     code: t.String({ minLength: 1, maxLength: 4096 }),
     state: t.String({ minLength: 1, maxLength: 512 }),
-    team_name: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "hoot extension: which team the token acts for (default: the developer's first team)" })),
+    team_name: t.Optional(
+      t.String({ minLength: 1, maxLength: 100, description: "hoot extension: which team the token acts for (default: the developer's first team)" }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -65,7 +65,11 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
     discovered ??= (async () => {
       const client = await openidClient();
       const secret = config.oidcClientSecret;
-      const auth = !secret ? client.None() : config.oidcTokenAuthMethod === "client_secret_post" ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret);
+      const auth = !secret
+        ? client.None()
+        : config.oidcTokenAuthMethod === "client_secret_post"
+          ? client.ClientSecretPost(secret)
+          : client.ClientSecretBasic(secret);
       return client.discovery(issuerUrl, config.oidcClientId, secret || undefined, auth, {
         execute: insecure ? [client.allowInsecureRequests] : [],
         timeout: 10,
@@ -110,7 +114,12 @@ export function createOidcClient(config: Pick<Config, "oidcIssuer" | "oidcClient
       }
       let tokens;
       try {
-        tokens = await client.authorizationCodeGrant(cfg, current, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+        tokens = await client.authorizationCodeGrant(cfg, current, {
+          pkceCodeVerifier: verifier,
+          expectedState: state,
+          expectedNonce: nonce,
+          idTokenExpected: true,
+        });
       } catch (error) {
         throw new SignInFailed("exchange_failed", `The identity provider's answer could not be used (${describe(client, error)}).`);
       }

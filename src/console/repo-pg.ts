@@ -1,6 +1,6 @@
 /** The console repository (repo.ts) on PostgreSQL. */
 import { and, desc, eq, lt, ne, notInArray, sql } from "drizzle-orm";
-import { query, type PgDb } from "../db/pg/client.ts";
+import { type PgDb, query } from "../db/pg/client.ts";
 import { consoleLogins, consoleSessions } from "../db/pg/schema.ts";
 import type { ConsoleRepo } from "./repo.ts";
 
@@ -20,7 +20,20 @@ export function pgConsoleRepo(db: PgDb): ConsoleRepo {
       run(
         db
           .delete(consoleSessions)
-          .where(and(eq(consoleSessions.userId, userId), notInArray(consoleSessions.id, db.select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, userId)).orderBy(desc(consoleSessions.id)).limit(keep)))),
+          .where(
+            and(
+              eq(consoleSessions.userId, userId),
+              notInArray(
+                consoleSessions.id,
+                db
+                  .select({ id: consoleSessions.id })
+                  .from(consoleSessions)
+                  .where(eq(consoleSessions.userId, userId))
+                  .orderBy(desc(consoleSessions.id))
+                  .limit(keep),
+              ),
+            ),
+          ),
       ),
     deleteStaleSessions: (now, idleBefore) =>
       run(db.delete(consoleSessions).where(sql`${consoleSessions.expiresAt} <= ${now} OR ${consoleSessions.lastSeenAt} < ${idleBefore}`)),

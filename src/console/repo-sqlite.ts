@@ -23,13 +23,23 @@ export function sqliteConsoleRepo(db: Db): Synchronous<ConsoleRepo> {
     keepNewestSessions: (userId, keep) =>
       void db
         .delete(consoleSessions)
-        .where(and(eq(consoleSessions.userId, userId), notInArray(consoleSessions.id, db.select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.userId, userId)).orderBy(desc(consoleSessions.id)).limit(keep))))
+        .where(
+          and(
+            eq(consoleSessions.userId, userId),
+            notInArray(
+              consoleSessions.id,
+              db
+                .select({ id: consoleSessions.id })
+                .from(consoleSessions)
+                .where(eq(consoleSessions.userId, userId))
+                .orderBy(desc(consoleSessions.id))
+                .limit(keep),
+            ),
+          ),
+        )
         .run(),
     deleteStaleSessions: (now, idleBefore) =>
-      void db
-        .delete(consoleSessions)
-        .where(sql`${consoleSessions.expiresAt} <= ${now} OR ${consoleSessions.lastSeenAt} < ${idleBefore}`)
-        .run(),
+      void db.delete(consoleSessions).where(sql`${consoleSessions.expiresAt} <= ${now} OR ${consoleSessions.lastSeenAt} < ${idleBefore}`).run(),
 
     insertLogin: (values) => void db.insert(consoleLogins).values(values).run(),
     takeLogin: (stateHash) => db.delete(consoleLogins).where(eq(consoleLogins.stateHash, stateHash)).returning().get() ?? null,

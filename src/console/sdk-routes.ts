@@ -6,13 +6,13 @@
  * checks as the console's sign-in; without an issuer both answer 404 `sso_not_configured`.
  */
 import { Elysia } from "elysia";
-import type { ConsoleNeeds } from "./services.ts";
-import { AppError, InvalidRequest, SsoNotConfigured, Unauthorized } from "../errors.ts";
-import { clientAddress } from "../http/client-address.ts";
 import type { FailureLimiter } from "../auth/rate-limit.ts";
 import { isLoopbackHost } from "../config.ts";
+import { AppError, InvalidRequest, SsoNotConfigured, Unauthorized } from "../errors.ts";
+import { clientAddress } from "../http/client-address.ts";
 import { SdkFinishBody, SdkStartBody } from "./model.ts";
-import { SignInFailed, type OidcClient } from "./oidc.ts";
+import { type OidcClient, SignInFailed } from "./oidc.ts";
+import type { ConsoleNeeds } from "./services.ts";
 import * as services from "./services.ts";
 import { admit, beginSignIn, finishSignIn, UnknownSignIn } from "./sign-in.ts";
 
@@ -24,7 +24,10 @@ export function sdkSignInRoutes(deps: ConsoleNeeds, oidc: OidcClient | null, sta
       async ({ body, request, server }) => {
         if (!oidc) throw new SsoNotConfigured();
         const redirectUri = loopbackRedirect(body.redirect_uri);
-        const { url } = await beginSignIn(deps, oidc, "sdk", redirectUri, { starts, client: clientAddress(request, server, deps.config.trustProxy, deps.logger) });
+        const { url } = await beginSignIn(deps, oidc, "sdk", redirectUri, {
+          starts,
+          client: clientAddress(request, server, deps.config.trustProxy, deps.logger),
+        });
         return { authorization_url: url };
       },
       {
@@ -45,7 +48,8 @@ export function sdkSignInRoutes(deps: ConsoleNeeds, oidc: OidcClient | null, sta
           const identity = await finishSignIn(deps, oidc, "sdk", new URLSearchParams({ code: body.code, state: body.state }), null);
           admitted = await admit(deps, identity);
         } catch (error) {
-          const reason = error instanceof UnknownSignIn ? "unknown_state" : error instanceof SignInFailed ? error.reason : error instanceof AppError ? error.code : null;
+          const reason =
+            error instanceof UnknownSignIn ? "unknown_state" : error instanceof SignInFailed ? error.reason : error instanceof AppError ? error.code : null;
           if (reason === null) throw error;
           deps.metrics.authFailures.inc({ reason: `sso_${reason}` });
           deps.logger.warn({ event: "sso_login_failed", reason }, "single sign-on login failed");

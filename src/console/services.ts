@@ -4,41 +4,42 @@
  * team rules) as the HTTP API, called from here and nowhere else in src/console, so a rename in those services
  * is fixed in this file alone.
  */
-import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import type { Store } from "../db/store.ts";
-import type { Logger } from "../log.ts";
-import type { Metrics } from "../metrics.ts";
-import type { AuthLookups } from "../auth/lookups.ts";
+
 import type { CallerResolver } from "../auth/caller.ts";
 import type { CredentialStore } from "../auth/credentials.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
 import type { LoginLimiter } from "../auth/rate-limit.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import type { TokenService } from "../auth/tokens.ts";
+import type { Config } from "../config.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
-import type { IncidentRepo } from "../incidents/repo.ts";
-import type { InvitationRepo } from "../invitations/repo.ts";
-import type { PlayerRepo } from "../players/repo.ts";
-import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
-import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
-import type { TeamRepo } from "../teams/repo.ts";
-import type { UserRepo } from "../users/repo.ts";
-import type { ConsoleRepo } from "./repo.ts";
-import { AppError, Unauthorized } from "../errors.ts";
-import { login } from "../login/service.ts";
-import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
-import { teamsOf as teamsOfUser } from "../teams/service.ts";
-import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
-import type { ServiceAccountBody } from "../service-accounts/model.ts";
-import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
-import type { PlayerBody, PlayerList } from "../players/model.ts";
+import type { Database } from "../db/database.ts";
+import type { Store } from "../db/store.ts";
 import { FLITE_VOICES, OPENAI_VOICES } from "../engine/index.ts";
-import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
-import { listTeamPolicies } from "../safety-policies/service.ts";
-import type { TeamPolicyView } from "../safety-policies/model.ts";
-import { listTeamIncidents } from "../incidents/service.ts";
+import { AppError, Unauthorized } from "../errors.ts";
 import type { IncidentBody } from "../incidents/model.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import { listTeamIncidents } from "../incidents/service.ts";
+import type { InvitationRepo } from "../invitations/repo.ts";
+import type { Logger } from "../log.ts";
+import { login } from "../login/service.ts";
+import type { Metrics } from "../metrics.ts";
+import type { PlayerBody, PlayerList } from "../players/model.ts";
+import type { PlayerRepo } from "../players/repo.ts";
+import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
+import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
+import type { TeamPolicyView } from "../safety-policies/model.ts";
+import type { SafetyPolicyRepo } from "../safety-policies/repo.ts";
+import { listTeamPolicies } from "../safety-policies/service.ts";
+import type { ServiceAccountBody } from "../service-accounts/model.ts";
+import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
+import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
+import type { TeamRepo } from "../teams/repo.ts";
+import { teamsOf as teamsOfUser } from "../teams/service.ts";
+import type { UserRepo } from "../users/repo.ts";
+import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
+import type { ConsoleRepo } from "./repo.ts";
 
 /** The repositories the console reaches, its own and those of the features it fronts. */
 export type ConsoleRepositories = {
@@ -177,7 +178,12 @@ export async function signInWithKey(deps: ConsoleNeeds, apiKey: string, teamName
 }
 
 /** A developer access token for the developer in `teamId`, through the login service. */
-export async function developerToken(deps: ConsoleNeeds, userId: number, teamId: number, client: string): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
+export async function developerToken(
+  deps: ConsoleNeeds,
+  userId: number,
+  teamId: number,
+  client: string,
+): Promise<{ access_token: string; expires_in: number; token_type: "Bearer" }> {
   const team = (await teamsOf(deps, userId)).find((t) => t.pk === teamId);
   if (!team) throw new Unauthorized();
   return login(deps, { api_key: await developerKey(deps, userId), team_name: team.name }, client);
@@ -229,7 +235,12 @@ export const PLAYGROUND_KEY_NAME = "console playground";
  * player's federated id, through the login service. A team without a login-only key gets one named
  * "console playground" (listed under Authentication like any other).
  */
-export async function playerToken(deps: ConsoleNeeds, teamId: number, playerPk: number, client: string): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
+export async function playerToken(
+  deps: ConsoleNeeds,
+  teamId: number,
+  playerPk: number,
+  client: string,
+): Promise<{ access_token: string; expires_in: number; created_key: boolean }> {
   const player = await players(deps).get(teamId, playerPk);
   let key = (await listServiceAccounts(deps, teamId)).find((sa) => !sa.permissions.includes("playerCreate"));
   let createdKey = false;

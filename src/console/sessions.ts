@@ -13,9 +13,10 @@
  *   keyed hash, so it is never stored) and, when the browser says where it comes from, come from the
  *   console's own origin.
  */
+
+import { safeEqual } from "../auth/secrets.ts";
 import type { ConsoleNeeds } from "./services.ts";
 import { developerKeyVersion, isMember } from "./services.ts";
-import { safeEqual } from "../auth/secrets.ts";
 
 export const SESSION_COOKIE = "hoot_console";
 export const LOGIN_COOKIE = "hoot_console_login";

@@ -17,13 +17,14 @@
  * for exactly this verified e-mail, and the new key is known to nobody else); anyone else is refused with a
  * sentence saying what to do.
  */
+
+import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
+import { safeEqual } from "../auth/secrets.ts";
+import { AppError, SignInRefused, TooManyRequests } from "../errors.ts";
+import type { Identity, OidcClient } from "./oidc.ts";
 import type { ConsoleNeeds } from "./services.ts";
 import { developerKeyVersion, findDeveloperByEmail, isInvited, joinFirstInvitingTeam, registerInvitedDeveloper, teamsOf } from "./services.ts";
-import type { Identity, OidcClient } from "./oidc.ts";
 import { randomToken } from "./sessions.ts";
-import { AppError, SignInRefused, TooManyRequests } from "../errors.ts";
-import { safeEqual } from "../auth/secrets.ts";
-import { createFailureLimiter, type FailureLimiter } from "../auth/rate-limit.ts";
 
 const PENDING_MS = 10 * 60_000;
 /** Sign-ins in flight at once, per flow; anyone may start one, so the table must not grow without bound. */
@@ -66,7 +67,8 @@ export async function beginSignIn(
   // The limiter counts "failures"; here every start counts.
   gate.starts.recordFailure(bucket, now);
   await deps.store.console.deleteExpiredLogins(now);
-  if ((await deps.store.console.countLogins(purpose)) >= MAX_PENDING[purpose]) throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
+  if ((await deps.store.console.countLogins(purpose)) >= MAX_PENDING[purpose])
+    throw new TooManyRequests(60, "Too many sign-ins are in progress; try again in a minute.");
   const pending = await oidc.start(redirectUri);
   const browser = purpose === "console" ? randomToken() : null;
   await deps.store.console.insertLogin({

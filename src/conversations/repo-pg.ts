@@ -1,5 +1,5 @@
 /** The conversations repository (repo.ts) on PostgreSQL: one statement per call, so no call needs a transaction of its own. */
-import { execute, query, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import type { ConversationRepo, Role, StoredRow } from "./repo.ts";
 
 /** Stored conversations on PostgreSQL. */
@@ -7,15 +7,19 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
   return {
     // id is a bigint (read as a string by Bun.SQL): ::float8 keeps it a number, exact below 2^53.
     newest: (playerId, limit) =>
-      query<StoredRow>(db, "SELECT id::float8 AS id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT $2", [
-        playerId,
-        limit,
-      ]),
+      query<StoredRow>(
+        db,
+        "SELECT id::float8 AS id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT $2",
+        [playerId, limit],
+      ),
     async append(playerId, messages) {
       if (messages.length === 0) return;
       // One multi-row INSERT: atomic on its own, one round trip.
       const values = messages.map((_, i) => `($1, $${i * 2 + 2}, '', $${i * 2 + 3})`).join(", ");
-      await execute(db, `INSERT INTO conversation_messages (player_id, role, text, text_enc) VALUES ${values}`, [playerId, ...messages.flatMap((m) => [m.role, m.sealed])]);
+      await execute(db, `INSERT INTO conversation_messages (player_id, role, text, text_enc) VALUES ${values}`, [
+        playerId,
+        ...messages.flatMap((m) => [m.role, m.sealed]),
+      ]);
     },
     deleteBefore: (cutoffMs) => execute(db, "DELETE FROM conversation_messages WHERE created_at < $1", [cutoffMs]),
     deleteOfPlayer: async (playerId) => void (await execute(db, "DELETE FROM conversation_messages WHERE player_id = $1", [playerId])),
@@ -28,10 +32,11 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
     async seal(rows) {
       if (rows.length === 0) return;
       // One statement over parallel arrays: all rows or none.
-      await execute(db, "UPDATE conversation_messages m SET text = '', text_enc = v.sealed FROM unnest($1::bigint[], $2::bytea[]) AS v(id, sealed) WHERE m.id = v.id", [
-        rows.map((r) => r.id),
-        rows.map((r) => r.sealed),
-      ]);
+      await execute(
+        db,
+        "UPDATE conversation_messages m SET text = '', text_enc = v.sealed FROM unnest($1::bigint[], $2::bytea[]) AS v(id, sealed) WHERE m.id = v.id",
+        [rows.map((r) => r.id), rows.map((r) => r.sealed)],
+      );
     },
   };
 }

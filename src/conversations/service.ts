@@ -5,18 +5,18 @@
  * rows written by older SQLite versions in plain text are still read, and are sealed at the next start
  * (`sealPlainMessages`).
  */
-import type { Database } from "../db/database.ts";
-import type { Store } from "../db/store.ts";
-import type { Cluster } from "../cluster/index.ts";
-import type { IncidentRepo } from "../incidents/repo.ts";
-import type { TextCipher } from "./cipher.ts";
-import type { ConversationRepo } from "./repo.ts";
-import { retryWhileBusy } from "../db/busy.ts";
+
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
+import type { Cluster } from "../cluster/index.ts";
+import { retryWhileBusy } from "../db/busy.ts";
+import type { Database } from "../db/database.ts";
 import { rootCause } from "../db/errors.ts";
-import type { Logger } from "../log.ts";
+import type { Store } from "../db/store.ts";
 import type { HistoryMessage } from "../engine/index.ts";
-import type { Role } from "./repo.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
+import type { Logger } from "../log.ts";
+import type { TextCipher } from "./cipher.ts";
+import type { ConversationRepo, Role } from "./repo.ts";
 
 /** What the conversation service needs: the store, the cipher, and the database (to scrub after deleting). */
 /** What the conversations feature needs (the retention job also deletes old incidents). */
@@ -26,7 +26,6 @@ export interface ConversationNeeds {
   database: Pick<Database, "scrubDeletedData">;
   cluster: Pick<Cluster, "exclusive"> | null;
 }
-
 
 // Rows fetched per turn: enough to fill the budget with short messages, never the whole table.
 const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
@@ -48,7 +47,12 @@ export async function loadHistory(deps: Pick<ConversationNeeds, "store" | "textC
 }
 
 /** Stores one finished turn: the child's words (unless the turn had none) and what was actually sent back. */
-export async function recordTurn(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string): Promise<void> {
+export async function recordTurn(
+  deps: Pick<ConversationNeeds, "store" | "textCipher">,
+  playerId: number,
+  userText: string | null,
+  replyText: string,
+): Promise<void> {
   const messages: { role: Role; sealed: Buffer }[] = [];
   if (userText !== null) messages.push({ role: "user", sealed: deps.textCipher.seal(userText, playerId, "user") });
   if (replyText.trim() !== "") messages.push({ role: "assistant", sealed: deps.textCipher.seal(replyText, playerId, "assistant") });
@@ -61,7 +65,13 @@ export async function recordTurn(deps: Pick<ConversationNeeds, "store" | "textCi
  * trying again never stores it twice.
  * @example await saveTurn(deps, playerId, "hi", "Hello!", config.dbLockTimeoutMs)
  */
-export function saveTurn(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, userText: string | null, replyText: string, deadlineMs: number): Promise<void> {
+export function saveTurn(
+  deps: Pick<ConversationNeeds, "store" | "textCipher">,
+  playerId: number,
+  userText: string | null,
+  replyText: string,
+  deadlineMs: number,
+): Promise<void> {
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
@@ -93,7 +103,13 @@ export async function sealPlainMessages(deps: Pick<ConversationNeeds, "store" | 
  * stop function. With several nodes (PostgreSQL) one node purges at a time: the others skip a round while it
  * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
-export function startRetentionJob(deps: Pick<ConversationNeeds, "store" | "database" | "cluster">, retentionDays: number, intervalMs: number, logger: Logger, lockDeadlineMs = 60_000): () => void {
+export function startRetentionJob(
+  deps: Pick<ConversationNeeds, "store" | "database" | "cluster">,
+  retentionDays: number,
+  intervalMs: number,
+  logger: Logger,
+  lockDeadlineMs = 60_000,
+): () => void {
   const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
   let running = false;
   let stopped = false;

@@ -8,10 +8,10 @@
 import { Database } from "bun:sqlite";
 import { closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import * as schema from "./schema.ts";
-import { migrateDatabase } from "./migrate.ts";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { createPrivateFile, ensurePrivateDir, restrictFile } from "../private-files.ts";
+import { migrateDatabase } from "./migrate.ts";
+import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 

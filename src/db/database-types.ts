@@ -6,8 +6,8 @@ import type { Database as SqliteDatabase } from "bun:sqlite";
 import type { SQL } from "bun";
 import type { Config } from "../config.ts";
 import type { Db } from "./client.ts";
-import type { Store, SynchronousRepositories } from "./store.ts";
 import type { PgDb } from "./pg/client.ts";
+import type { Store, SynchronousRepositories } from "./store.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 

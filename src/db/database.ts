@@ -11,13 +11,22 @@
  * | migrations                    | drizzle's migrator, one process             | drizzle's migrator under an advisory lock     |
  * | backup / restore              | `admin backup` (VACUUM INTO) / `restore`    | pg_dump / pg_restore (the commands refuse)    |
  */
-import { openDatabase, isDatabaseReachable } from "./client.ts";
+
 import { waitForWriteLock } from "./busy.ts";
+import { isDatabaseReachable, openDatabase } from "./client.ts";
+import type { ConnectOptions, Database, DatabaseSettings, RepositoryList } from "./database-types.ts";
 import { scrubDeletedData } from "./scrub.ts";
 import { createSqliteStore } from "./sqlite/store.ts";
-import type { ConnectOptions, Database, DatabaseSettings, RepositoryList } from "./database-types.ts";
 
-export { DatabaseUnreachable, type ConnectOptions, type Database, type DatabaseKind, type DatabaseSettings, type RawDatabase, type RepositoryList } from "./database-types.ts";
+export {
+  type ConnectOptions,
+  type Database,
+  type DatabaseKind,
+  type DatabaseSettings,
+  DatabaseUnreachable,
+  type RawDatabase,
+  type RepositoryList,
+} from "./database-types.ts";
 
 /**
  * Opens (creating if needed) and migrates the configured database, with a store over `repositories`.

@@ -42,5 +42,10 @@ export function isUniqueViolation(error: unknown): boolean {
 /** The PostgreSQL server cannot be reached or went away (a 503, not a 500). */
 export function isConnectionError(error: unknown): boolean {
   const { code, sqlState } = codes(error);
-  return /^ERR_POSTGRES_(CONNECTION_CLOSED|CONNECTION_TIMEOUT|CONNECTION_REFUSED|IDLE_TIMEOUT|LIFETIME_TIMEOUT)/.test(code) || sqlState.startsWith("08") || sqlState === "57P01" || sqlState === "57P03";
+  return (
+    /^ERR_POSTGRES_(CONNECTION_CLOSED|CONNECTION_TIMEOUT|CONNECTION_REFUSED|IDLE_TIMEOUT|LIFETIME_TIMEOUT)/.test(code) ||
+    sqlState.startsWith("08") ||
+    sqlState === "57P01" ||
+    sqlState === "57P03"
+  );
 }

@@ -7,10 +7,7 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-const createdAt = () =>
-  integer("created_at", { mode: "number" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`);
+const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const teams = sqliteTable("teams", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -194,9 +191,7 @@ export const safetyPolicies = sqliteTable(
     body: text("body").notNull(),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at", { mode: "number" })
-      .notNull()
-      .default(sql`(unixepoch('subsec') * 1000)`),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (table) => [uniqueIndex("safety_policies_team_name").on(table.teamId, table.name)],
 );

@@ -5,9 +5,9 @@
  * after a retention purge.
  */
 import type { Database } from "bun:sqlite";
+import { isBusyError } from "./busy.ts";
 import type { Db } from "./client.ts";
 import { checkpointTruncate } from "./client.ts";
-import { isBusyError } from "./busy.ts";
 
 const RETRY_FIRST_MS = 50;
 const RETRY_LONGEST_MS = 5000;

@@ -3,15 +3,24 @@
  * and `close` for shutdown. Holds no per-player state: the caller passes history in and stores what it wants.
  * It takes its own small options object; src/boot/engine-wiring.ts maps the app's settings onto it.
  */
-import type { LlmProvider } from "./llm/types.ts";
+
 import type { StreamTimeouts } from "./llm/timeouts.ts";
-import { silentLogger, type EngineLogger } from "./logger.ts";
+import type { LlmProvider } from "./llm/types.ts";
+import { type EngineLogger, silentLogger } from "./logger.ts";
 import type { TurnObserver } from "./observer.ts";
-import { turnSafetyStage, type SafetyStage } from "./safety/index.ts";
+import { type SafetyStage, turnSafetyStage } from "./safety/index.ts";
 import type { TtsProvider } from "./tts/types.ts";
 import { runTurn } from "./turn.ts";
 import type { Engine, TurnInput } from "./types.ts";
-import { createLocalUtilityModel, hasUtilities, runStandalone, turnUtilityChecker, withUtilities, type UtilityChecker, type UtilityModel } from "./utilities/index.ts";
+import {
+  createLocalUtilityModel,
+  hasUtilities,
+  runStandalone,
+  turnUtilityChecker,
+  type UtilityChecker,
+  type UtilityModel,
+  withUtilities,
+} from "./utilities/index.ts";
 
 export interface EngineOptions {
   llm: LlmProvider;

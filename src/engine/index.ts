@@ -7,26 +7,51 @@
  *   const engine = createEngine({ llm: createLocalLlm({ tokensPerSecond: 30 }), tts: null });
  *   for await (const frame of engine.runTurn(input)) if (frame.type === "text") show(frame.text);
  */
+
+export { type ChunkerOptions, chunkStage, SentenceChunker } from "./chunker/index.ts";
 export { createEngine, type EngineOptions } from "./engine.ts";
-export { runTurn, type TurnDeps } from "./turn.ts";
-export { toErrorFrame } from "./turn-errors.ts";
+export type { AudioFrame, CompleteFrame, DataFrame, ErrorFrame, NoticeFrame, ReplyFrame, SpeechFrame, TextFrame, TurnErrorCode, TurnFrame } from "./frames.ts";
 export { TURN_ERROR_CODES } from "./frames.ts";
-export type { TextFrame, SpeechFrame, NoticeFrame, DataFrame, ReplyFrame, AudioFrame, ErrorFrame, CompleteFrame, TurnFrame, TurnErrorCode } from "./frames.ts";
-export { silentLogger, type EngineLogger } from "./logger.ts";
-export { notify, type TurnObserver, type TurnOutcome } from "./observer.ts";
 export * from "./llm/index.ts";
-export { SentenceChunker, chunkStage, type ChunkerOptions } from "./chunker/index.ts";
-export { assemblePrompt, fillTemplate, trimHistory, findCharacter, isSpeakFirst, PREAMBLE, type AssembledPrompt, type PromptInput, type Character } from "./prompt/index.ts";
-export { passThroughSafety, turnSafetyStage, scriptedReply, SAFETY_POLICIES, DEFAULT_SAFETY_POLICY, findSafetyPolicy, safetyPolicyNames, type SafetyStage, type SafetyTurn, type TurnSafety, type SafetyPolicyInfo } from "./safety/index.ts";
-export * from "./utilities/index.ts";
-export { speechStage, speakableText, isSpeakable, type SpeechOptions } from "./speech/index.ts";
+export { type EngineLogger, silentLogger } from "./logger.ts";
+export { notify, type TurnObserver, type TurnOutcome } from "./observer.ts";
 export { Channel, childController, sleep, untilAborted } from "./pipeline/index.ts";
-export type { Engine, TurnInput, TurnConfig, Context, ContextValue, HistoryMessage, VoiceProfile, AudioFormat } from "./types.ts";
-export { createTtsProvider, LocalSpeechProvider, FLITE_VOICES, OPENAI_VOICES, type TtsObserver } from "./tts/index.ts";
-export { createModeration } from "./safety/moderation/create.ts";
-export type { ModerationProvider } from "./safety/moderation/types.ts";
-export { safetyLibrary, warmUpSafetyLater, builtinPolicyEntries } from "./safety/index.ts";
+export {
+  type AssembledPrompt,
+  assemblePrompt,
+  type Character,
+  fillTemplate,
+  findCharacter,
+  isSpeakFirst,
+  PREAMBLE,
+  type PromptInput,
+  trimHistory,
+} from "./prompt/index.ts";
 // Types only: the rules library itself loads lazily (safety/lazy.ts), never through this index.
 export type { CompiledPolicy, Incident, ModeratedChecker, Notice, PolicyRef, SessionSafety, TeamPolicyBody, TeamPolicyRow } from "./safety/checks.ts";
-export { VoiceInputError, InvalidAudio } from "./voice-in/errors.ts";
+export {
+  builtinPolicyEntries,
+  DEFAULT_SAFETY_POLICY,
+  findSafetyPolicy,
+  passThroughSafety,
+  SAFETY_POLICIES,
+  type SafetyPolicyInfo,
+  type SafetyStage,
+  type SafetyTurn,
+  safetyLibrary,
+  safetyPolicyNames,
+  scriptedReply,
+  type TurnSafety,
+  turnSafetyStage,
+  warmUpSafetyLater,
+} from "./safety/index.ts";
+export { createModeration } from "./safety/moderation/create.ts";
+export type { ModerationProvider } from "./safety/moderation/types.ts";
+export { isSpeakable, type SpeechOptions, speakableText, speechStage } from "./speech/index.ts";
+export { createTtsProvider, FLITE_VOICES, LocalSpeechProvider, OPENAI_VOICES, type TtsObserver } from "./tts/index.ts";
+export { runTurn, type TurnDeps } from "./turn.ts";
+export { toErrorFrame } from "./turn-errors.ts";
+export type { AudioFormat, Context, ContextValue, Engine, HistoryMessage, TurnConfig, TurnInput, VoiceProfile } from "./types.ts";
+export * from "./utilities/index.ts";
+export { InvalidAudio, VoiceInputError } from "./voice-in/errors.ts";
 export { createSttProvider, NoSttProvider } from "./voice-in/stt.ts";

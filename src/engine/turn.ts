@@ -17,13 +17,13 @@
 import { chunkStage } from "./chunker/index.ts";
 import type { ReplyFrame, TurnFrame } from "./frames.ts";
 import { llmStage } from "./llm/stage.ts";
-import type { LlmProvider } from "./llm/types.ts";
 import type { StreamTimeouts } from "./llm/timeouts.ts";
+import type { LlmProvider } from "./llm/types.ts";
 import type { EngineLogger } from "./logger.ts";
 import { notify, type TurnObserver, type TurnOutcome } from "./observer.ts";
 import { Channel, childController } from "./pipeline/index.ts";
 import { assemblePrompt } from "./prompt/index.ts";
-import { scriptedReply, type SafetyStage } from "./safety/index.ts";
+import { type SafetyStage, scriptedReply } from "./safety/index.ts";
 import { speechStage } from "./speech/index.ts";
 import type { SpeechTicket, TtsProvider } from "./tts/types.ts";
 import { toErrorFrame } from "./turn-errors.ts";
@@ -74,8 +74,21 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
     controller.abort();
   };
 
-  const prompt = assemblePrompt({ prompt: input.config.prompt, text: input.text, context: input.context, history: input.history }, deps.historyBudgetChars, deps.promptBudgetChars);
-  deps.logger.debug({ inputChars: input.text.length, historyKept: prompt.historyKept, historyTotal: input.history.length, missingVars: prompt.missingVars, audio: input.audioOutput }, "turn started");
+  const prompt = assemblePrompt(
+    { prompt: input.config.prompt, text: input.text, context: input.context, history: input.history },
+    deps.historyBudgetChars,
+    deps.promptBudgetChars,
+  );
+  deps.logger.debug(
+    {
+      inputChars: input.text.length,
+      historyKept: prompt.historyKept,
+      historyTotal: input.history.length,
+      missingVars: prompt.missingVars,
+      audio: input.audioOutput,
+    },
+    "turn started",
+  );
   const request = { messages: prompt.messages, temperature: input.config.temperature, signal };
   // Safety hooks: a reply the caller's policy already wrote (a redirect line) replaces the model and is not
   // checked again; otherwise the turn's TurnSafety gates the model's reply sentence by sentence.
@@ -89,7 +102,13 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
         (error) => deps.logger.warn({ category: error.category, status: error.status }, "language model failed before its first token, retrying"),
         observer?.firstToken && (() => notify(() => observer.firstToken?.(performance.now() - began))),
       );
-  const safetyTurn = { signal, context: input.context, languageCode: input.config.language_code, policy: input.config.safety_policy, safety: scripted ? undefined : input.safety };
+  const safetyTurn = {
+    signal,
+    context: input.context,
+    languageCode: input.config.language_code,
+    policy: input.config.safety_policy,
+    safety: scripted ? undefined : input.safety,
+  };
   const frames = deps.safety.run(chunkStage(tokens), safetyTurn);
 
   // Speech is admitted up front or not at all: a turn the speech engine cannot serve in time is told so before
@@ -102,7 +121,9 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const sentences = ticket ? new Channel<string>(signal) : null;
   const pumps = [pump(split(frames, sentences), out, fail)];
   if (sentences && deps.tts && ticket) {
-    pumps.push(pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal, ticket }), out, fail));
+    pumps.push(
+      pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal, ticket }), out, fail),
+    );
   }
   const pumped = Promise.all(pumps).then(() => out.close());
 

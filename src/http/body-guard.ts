@@ -6,7 +6,7 @@
  * a body that passes here passes there too (the same TypeBox schema, compiled the same way).
  */
 import type { TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { InvalidRequest } from "../errors.ts";
 import { describeValidation } from "./validation.ts";
 

@@ -7,14 +7,25 @@
 import { Elysia, ValidationError } from "elysia";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
+import { isBusyError, isConnectionError, isUniqueViolation, rootCause } from "../db/errors.ts";
+import {
+  AppError,
+  Conflict,
+  DatabaseBusy,
+  InvalidRequest,
+  NotFound,
+  OriginNotAllowed,
+  PayloadTooLarge,
+  toHttpError,
+  Unavailable,
+  UnsupportedMediaType,
+} from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import { AppError, Conflict, DatabaseBusy, InvalidRequest, NotFound, OriginNotAllowed, PayloadTooLarge, UnsupportedMediaType, Unavailable, toHttpError } from "../errors.ts";
-import { isBusyError, isConnectionError, isUniqueViolation, rootCause } from "../db/errors.ts";
-import { describeValidation } from "./validation.ts";
-import { parseJsonBody } from "./json-body.ts";
 import type { BodyGuard } from "./body-guard.ts";
 import { createCorsPolicy, isPreflight } from "./cors.ts";
+import { parseJsonBody } from "./json-body.ts";
+import { describeValidation } from "./validation.ts";
 
 interface RequestInfo {
   id: string;
@@ -57,67 +68,74 @@ export function httpPlugin(deps: HttpNeeds, lifecycle: Lifecycle, bodies: BodyGu
   const requestIdOf = (request: Request) => info.get(request)?.id ?? crypto.randomUUID();
   const cors = createCorsPolicy(deps.config.corsOrigins, deps.config.wsOrigins);
 
-  return new Elysia({ name: "hoot-http" })
-    .onRequest(({ request, set }) => {
-      const incoming = request.headers.get("x-request-id");
-      const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-      const path = pathOf(request.url);
-      const origin = request.headers.get("origin");
-      const corsHeaders = origin === null ? null : cors.allow(origin, path);
-      info.set(request, { id, start: performance.now(), cors: corsHeaders });
-      set.headers["x-request-id"] = id;
-      if (corsHeaders) Object.assign(set.headers, corsHeaders);
-      if (isPreflight(request)) {
-        if (!corsHeaders) throw new OriginNotAllowed("HOOT_CORS_ORIGINS");
-        return new Response(null, { status: 204, headers: { "x-request-id": id, ...corsHeaders, ...cors.preflightHeaders } });
-      }
-      if (path === "/interact" && !cors.websocketAllowed(origin)) throw new OriginNotAllowed("HOOT_WS_ORIGINS");
-      if (lifecycle.draining) throw new Unavailable("The server is shutting down.");
-      checkBody(request, deps.config.bodyLimit);
-    })
-    // Our own JSON parser: enforces the body limit on chunked bodies too, refuses deep nesting in linear time,
-    // gives one clear error for bad JSON, and validates against the route's schema before Elysia does.
-    // Elysia runs it for every method but GET and HEAD, with or without a body, so it is also where a write
-    // waits, asynchronously, while another process holds the database's write lock: the handler's synchronous
-    // statements then find it free instead of stalling the event loop. (Here rather than in a global
-    // beforeHandle, which would make every GET handler async too.)
-    .onParse({ as: "global" }, async ({ request, route, server }) => {
-      if (request.method === "GET" || request.method === "HEAD") return;
-      await gate?.check(request, route, server);
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
-      const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
-      if (body !== undefined) bodies.check(request.method, route, body);
-      if (WRITE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(`${request.method} ${route}`)) {
-        await deps.database.waitForWriteLock(deps.config.dbLockTimeoutMs);
-      }
-      return body;
-    })
-    // Queries and paths are validated after this; bodies were checked in onParse (a second check is a no-op).
-    .onTransform({ as: "global" }, async ({ request, route, server }) => {
-      await gate?.check(request, route, server);
-    })
-    .onError({ as: "global" }, ({ code, error, request }) => {
-      const mapped = toHttpError(mapError(code, error));
-      const entry = info.get(request);
-      if (entry) entry.status = mapped.status;
-      if (mapped.status === 500) deps.logger.error({ event: "unhandled_error", requestId: requestIdOf(request), err: errorSummary(error) }, "unhandled error");
-      if (mapped.body.code === "database_busy") deps.logger.warn({ event: "database_busy", requestId: requestIdOf(request) }, "database write lock held elsewhere");
-      return new Response(JSON.stringify(mapped.body), {
-        status: mapped.status,
-        headers: { "content-type": "application/json", "x-request-id": requestIdOf(request), ...entry?.cors, ...mapped.headers },
-      });
-    })
-    .onAfterResponse({ as: "global" }, ({ request, route, set, response }) => {
-      const entry = info.get(request);
-      const durationMs = entry ? performance.now() - entry.start : 0;
-      const status = entry?.status ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
-      const method = request.method;
-      const routeLabel = route || "unmatched";
-      deps.metrics.httpRequests.inc({ method, route: routeLabel, status: String(status) });
-      deps.metrics.httpDuration.observe({ method, route: routeLabel }, durationMs / 1000);
-      deps.logger.info({ event: "http_request", requestId: entry?.id, method, route: routeLabel, status, durationMs: Math.round(durationMs * 100) / 100 }, "request");
-    });
+  return (
+    new Elysia({ name: "hoot-http" })
+      .onRequest(({ request, set }) => {
+        const incoming = request.headers.get("x-request-id");
+        const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+        const path = pathOf(request.url);
+        const origin = request.headers.get("origin");
+        const corsHeaders = origin === null ? null : cors.allow(origin, path);
+        info.set(request, { id, start: performance.now(), cors: corsHeaders });
+        set.headers["x-request-id"] = id;
+        if (corsHeaders) Object.assign(set.headers, corsHeaders);
+        if (isPreflight(request)) {
+          if (!corsHeaders) throw new OriginNotAllowed("HOOT_CORS_ORIGINS");
+          return new Response(null, { status: 204, headers: { "x-request-id": id, ...corsHeaders, ...cors.preflightHeaders } });
+        }
+        if (path === "/interact" && !cors.websocketAllowed(origin)) throw new OriginNotAllowed("HOOT_WS_ORIGINS");
+        if (lifecycle.draining) throw new Unavailable("The server is shutting down.");
+        checkBody(request, deps.config.bodyLimit);
+      })
+      // Our own JSON parser: enforces the body limit on chunked bodies too, refuses deep nesting in linear time,
+      // gives one clear error for bad JSON, and validates against the route's schema before Elysia does.
+      // Elysia runs it for every method but GET and HEAD, with or without a body, so it is also where a write
+      // waits, asynchronously, while another process holds the database's write lock: the handler's synchronous
+      // statements then find it free instead of stalling the event loop. (Here rather than in a global
+      // beforeHandle, which would make every GET handler async too.)
+      .onParse({ as: "global" }, async ({ request, route, server }) => {
+        if (request.method === "GET" || request.method === "HEAD") return;
+        await gate?.check(request, route, server);
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        if (bytes.length > deps.config.bodyLimit) throw new PayloadTooLarge(deps.config.bodyLimit);
+        const body = bytes.length === 0 ? undefined : parseJsonBody(bytes);
+        if (body !== undefined) bodies.check(request.method, route, body);
+        if (WRITE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(`${request.method} ${route}`)) {
+          await deps.database.waitForWriteLock(deps.config.dbLockTimeoutMs);
+        }
+        return body;
+      })
+      // Queries and paths are validated after this; bodies were checked in onParse (a second check is a no-op).
+      .onTransform({ as: "global" }, async ({ request, route, server }) => {
+        await gate?.check(request, route, server);
+      })
+      .onError({ as: "global" }, ({ code, error, request }) => {
+        const mapped = toHttpError(mapError(code, error));
+        const entry = info.get(request);
+        if (entry) entry.status = mapped.status;
+        if (mapped.status === 500)
+          deps.logger.error({ event: "unhandled_error", requestId: requestIdOf(request), err: errorSummary(error) }, "unhandled error");
+        if (mapped.body.code === "database_busy")
+          deps.logger.warn({ event: "database_busy", requestId: requestIdOf(request) }, "database write lock held elsewhere");
+        return new Response(JSON.stringify(mapped.body), {
+          status: mapped.status,
+          headers: { "content-type": "application/json", "x-request-id": requestIdOf(request), ...entry?.cors, ...mapped.headers },
+        });
+      })
+      .onAfterResponse({ as: "global" }, ({ request, route, set, response }) => {
+        const entry = info.get(request);
+        const durationMs = entry ? performance.now() - entry.start : 0;
+        const status = entry?.status ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
+        const method = request.method;
+        const routeLabel = route || "unmatched";
+        deps.metrics.httpRequests.inc({ method, route: routeLabel, status: String(status) });
+        deps.metrics.httpDuration.observe({ method, route: routeLabel }, durationMs / 1000);
+        deps.logger.info(
+          { event: "http_request", requestId: entry?.id, method, route: routeLabel, status, durationMs: Math.round(durationMs * 100) / 100 },
+          "request",
+        );
+      })
+  );
 }
 
 function pathOf(url: string): string {

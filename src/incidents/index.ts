@@ -3,9 +3,9 @@
  * their app can tell a parent. Route: GET /api/safety/incidents (developer token, team-scoped).
  */
 import { Elysia } from "elysia";
-import type { IncidentNeeds } from "./service.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { IncidentList, ListIncidentsQuery } from "./model.ts";
+import type { IncidentNeeds } from "./service.ts";
 import { listTeamIncidents } from "./service.ts";
 
 /** The incidents controller. */
@@ -18,7 +18,8 @@ export function incidentsRoutes(deps: AuthNeeds & IncidentNeeds) {
       response: IncidentList,
       detail: {
         summary: "List safety incidents",
-        description: "The team's incidents, newest first: player, session, category, action, direction, policy and time, never any text. Page with `limit` and `after` (the previous page's `next`); `player_pk` keeps one player's.",
+        description:
+          "The team's incidents, newest first: player, session, category, action, direction, policy and time, never any text. Page with `limit` and `after` (the previous page's `next`); `player_pk` keeps one player's.",
       },
     });
 }

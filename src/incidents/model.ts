@@ -1,4 +1,4 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 import { IdSegment } from "../http/params.ts";
 
 export const ListIncidentsQuery = t.Object(
@@ -17,9 +17,16 @@ export const IncidentBody = t.Object({
   session_id: t.String({ description: "the interact socket the incident happened on" }),
   category: t.String({ description: "self_harm, abuse, stranger_danger, ... or boundary_testing (the session moved to the stricter stance) or moderation" }),
   action: t.String({ description: "always escalate" }),
-  direction: t.Union([t.Literal("input"), t.Literal("output")], { description: "input: the child's message; output: a reply sentence the model wrote (never sent)" }),
+  direction: t.Union([t.Literal("input"), t.Literal("output")], {
+    description: "input: the child's message; output: a reply sentence the model wrote (never sent)",
+  }),
   policy: t.String({ description: "the policy in force" }),
-  repeats: t.Optional(t.Integer({ description: "present when further incidents of this player in the same minute, past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE, were counted on this row instead of one row each: how many" })),
+  repeats: t.Optional(
+    t.Integer({
+      description:
+        "present when further incidents of this player in the same minute, past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE, were counted on this row instead of one row each: how many",
+    }),
+  ),
   created_at: t.String(),
 });
 export type IncidentBody = Static<typeof IncidentBody>;

@@ -33,7 +33,11 @@ export function pgIncidentRepo(db: PgDb): IncidentRepo {
     },
     deleteOfPlayer: async (playerId) => void (await execute(db, "DELETE FROM safety_incidents WHERE player_id = $1", [playerId])),
     addRepeats: async (playerId, count) =>
-      void (await execute(db, "UPDATE safety_incidents SET repeats = repeats + $2 WHERE id = (SELECT MAX(id) FROM safety_incidents WHERE player_id = $1)", [playerId, count])),
-    deleteBefore: async (before) => (await db.delete(safetyIncidents).where(lt(safetyIncidents.createdAt, before)).returning({ id: safetyIncidents.id })).length,
+      void (await execute(db, "UPDATE safety_incidents SET repeats = repeats + $2 WHERE id = (SELECT MAX(id) FROM safety_incidents WHERE player_id = $1)", [
+        playerId,
+        count,
+      ])),
+    deleteBefore: async (before) =>
+      (await db.delete(safetyIncidents).where(lt(safetyIncidents.createdAt, before)).returning({ id: safetyIncidents.id })).length,
   };
 }

@@ -20,15 +20,14 @@
 // prom-client's own module, not its index (which also loads the Pushgateway client: node:http, https, zlib).
 import Counter from "prom-client/lib/counter";
 import type { Config } from "../config.ts";
-import type { Metrics } from "../metrics.ts";
-import type { Store } from "../db/store.ts";
-import type { IncidentRepo } from "./repo.ts";
-import type { Logger } from "../log.ts";
 import { retryWhileBusy } from "../db/busy.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import type { SafetyIncident } from "../db/schema.ts";
 import { rootCause } from "../db/errors.ts";
-import type { NewIncident } from "./repo.ts";
+import type { SafetyIncident } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { IncidentRepo, NewIncident } from "./repo.ts";
 
 /** What the incidents feature needs. */
 export interface IncidentNeeds {
@@ -39,6 +38,7 @@ export type IncidentRecorderNeeds = IncidentNeeds & {
   config: Pick<Config, "incidentsPerPlayerPerMinute" | "dbLockTimeoutMs">;
   metrics: Pick<Metrics, "registry">;
 };
+
 import type { IncidentBody, IncidentList } from "./model.ts";
 
 const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
@@ -55,7 +55,11 @@ const NOT_RECORDED = "hoot_safety_incidents_not_recorded_total";
 export function incidentRecorder(deps: IncidentRecorderNeeds, logger: Pick<Logger, "info" | "error">): (incident: NewIncident) => Promise<void> {
   const failures =
     (deps.metrics.registry.getSingleMetric(NOT_RECORDED) as Counter | undefined) ??
-    new Counter({ name: NOT_RECORDED, help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)", registers: [deps.metrics.registry] });
+    new Counter({
+      name: NOT_RECORDED,
+      help: "Safety incidents that could not be written (database busy past the lock timeout, or another error)",
+      registers: [deps.metrics.registry],
+    });
   const cap = deps.config.incidentsPerPlayerPerMinute;
   // Per player: when this minute began, rows written in it, and incidents past the cap not yet counted.
   const windows = new Map<number, { start: number; written: number; uncounted: number; counting: Promise<void> }>();
@@ -79,7 +83,15 @@ export function incidentRecorder(deps: IncidentRecorderNeeds, logger: Pick<Logge
       } catch (error) {
         failures.inc(count);
         const cause = rootCause(error);
-        logger.error({ event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: cause instanceof Error ? cause.message : String(cause) }, "safety incident could not be counted");
+        logger.error(
+          {
+            event: "safety_incident_not_recorded",
+            player: incident.playerId,
+            category: incident.category,
+            err: cause instanceof Error ? cause.message : String(cause),
+          },
+          "safety incident could not be counted",
+        );
       }
     });
     return window.counting;
@@ -99,12 +111,21 @@ export function incidentRecorder(deps: IncidentRecorderNeeds, logger: Pick<Logge
     };
     void retryWhileBusy(attempt, deps.config.dbLockTimeoutMs)
       .then(
-        () => logger.info({ event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction }, "safety incident recorded"),
+        () =>
+          logger.info(
+            { event: "safety_incident", player: incident.playerId, session: incident.sessionId, category: incident.category, direction: incident.direction },
+            "safety incident recorded",
+          ),
         (error: unknown) => {
           failures.inc();
           const cause = rootCause(error);
           logger.error(
-            { event: "safety_incident_not_recorded", player: incident.playerId, category: incident.category, err: cause instanceof Error ? cause.message : String(cause) },
+            {
+              event: "safety_incident_not_recorded",
+              player: incident.playerId,
+              category: incident.category,
+              err: cause instanceof Error ? cause.message : String(cause),
+            },
             "safety incident could not be recorded",
           );
         },
@@ -115,9 +136,17 @@ export function incidentRecorder(deps: IncidentRecorderNeeds, logger: Pick<Logge
 }
 
 /** One page of the team's incidents, newest first; `after` is the previous page's `next`. */
-export async function listTeamIncidents(deps: IncidentNeeds, teamId: number, query: { after?: string; limit?: number; player_pk?: string }): Promise<IncidentList> {
+export async function listTeamIncidents(
+  deps: IncidentNeeds,
+  teamId: number,
+  query: { after?: string; limit?: number; player_pk?: string },
+): Promise<IncidentList> {
   const limit = query.limit ?? 100;
-  const rows = await deps.store.incidents.list(teamId, { before: decodeCursor("i", query.after), limit: limit + 1, playerId: query.player_pk === undefined ? undefined : Number(query.player_pk) });
+  const rows = await deps.store.incidents.list(teamId, {
+    before: decodeCursor("i", query.after),
+    limit: limit + 1,
+    playerId: query.player_pk === undefined ? undefined : Number(query.player_pk),
+  });
   const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor("i", page[page.length - 1]!.id) : null;
   return { incidents: page.map(show), next };

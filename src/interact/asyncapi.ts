@@ -4,25 +4,34 @@
  * beside the OpenAPI document. Because it is built from the schemas the server runs on, it cannot drift
  * from the wire; a test validates it with the AsyncAPI parser and checks the README's protocol tables too.
  */
-import { Type, type TSchema } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { ERROR_CODES } from "../errors.ts";
-import { ClientStreamEndSchema, ConfigSchema, RequestSchemas, type RequestKind } from "./model.ts";
-import { ErrorResponseSchema, EventSchemas, FATAL, FatalSchema, ResponseSchemas, StreamCloseSchema, StreamErrorSchema, type ResponseKind } from "./protocol.ts";
+import { ClientStreamEndSchema, ConfigSchema, type RequestKind, RequestSchemas } from "./model.ts";
+import { ErrorResponseSchema, EventSchemas, FATAL, FatalSchema, type ResponseKind, ResponseSchemas, StreamCloseSchema, StreamErrorSchema } from "./protocol.ts";
 
 type Json = Record<string, unknown>;
 
 /** The document's payload for a request: set/merge_configuration show the configuration's own schema. */
 function requestPayload(kind: RequestKind): TSchema {
-  if (kind === "set_configuration") return Type.Composite([Type.Omit(RequestSchemas.set_configuration, ["config"]), Type.Object({ config: ConfigSchema })], { additionalProperties: false });
+  if (kind === "set_configuration")
+    return Type.Composite([Type.Omit(RequestSchemas.set_configuration, ["config"]), Type.Object({ config: ConfigSchema })], { additionalProperties: false });
   if (kind === "merge_configuration") {
-    return Type.Composite([Type.Omit(RequestSchemas.merge_configuration, ["config"]), Type.Object({ config: Type.Optional(Type.Partial(ConfigSchema)) })], { additionalProperties: false });
+    return Type.Composite([Type.Omit(RequestSchemas.merge_configuration, ["config"]), Type.Object({ config: Type.Optional(Type.Partial(ConfigSchema)) })], {
+      additionalProperties: false,
+    });
   }
   return RequestSchemas[kind];
 }
 
 function message(name: string, schema: TSchema): Json {
   // JSON drops TypeBox's symbol keys, leaving plain JSON Schema (which AsyncAPI schemas extend).
-  return { name, title: schema.title ?? name, summary: schema.description ?? "", contentType: "application/json", payload: JSON.parse(JSON.stringify(schema)) as Json };
+  return {
+    name,
+    title: schema.title ?? name,
+    summary: schema.description ?? "",
+    contentType: "application/json",
+    payload: JSON.parse(JSON.stringify(schema)) as Json,
+  };
 }
 
 const ref = (path: string): Json => ({ $ref: path });
@@ -55,7 +64,10 @@ export function asyncApiDocument(version = "0.1.0"): Json {
       summary: RequestSchemas[kind].description,
       messages: [channelMessage(`${kind}_request`)],
       // A kind hoot does not serve (yet) is always answered with an error response (code unsupported_request).
-      reply: { channel, messages: kind in ResponseSchemas ? [channelMessage(`${kind}_response`), channelMessage("error_response")] : [channelMessage("error_response")] },
+      reply: {
+        channel,
+        messages: kind in ResponseSchemas ? [channelMessage(`${kind}_response`), channelMessage("error_response")] : [channelMessage("error_response")],
+      },
     });
   }
   operations.set("interact", {
@@ -73,7 +85,8 @@ export function asyncApiDocument(version = "0.1.0"): Json {
   operations.set("interaction_events", {
     action: "send",
     channel,
-    summary: "The events of an interact stream, in order: interaction_started; transcript (an interact without text); text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close.",
+    summary:
+      "The events of an interact stream, in order: interaction_started; transcript (an interact without text); text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close.",
     messages: [...Object.keys(EventSchemas).map((event) => channelMessage(`${event}_event`)), channelMessage("stream_error"), channelMessage("stream_close")],
   });
   operations.set("connection_error", {

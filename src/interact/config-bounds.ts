@@ -28,11 +28,14 @@ export function configurationProblem(config: Record<string, unknown>, limits: Co
   const context = config.context;
   if (typeof context === "object" && context !== null) {
     const shape = contextShape(context, limits);
-    if (shape === "depth") return `the configuration's context nests lists and objects deeper than ${plural(limits.maxContextDepth, "level")} (HOOT_CONFIG_MAX_CONTEXT_DEPTH)${kept}`;
-    if (shape === "keys") return `the configuration's context has more than ${plural(limits.maxContextKeys, "key")}, counted at every depth (HOOT_CONFIG_MAX_CONTEXT_KEYS)${kept}`;
+    if (shape === "depth")
+      return `the configuration's context nests lists and objects deeper than ${plural(limits.maxContextDepth, "level")} (HOOT_CONFIG_MAX_CONTEXT_DEPTH)${kept}`;
+    if (shape === "keys")
+      return `the configuration's context has more than ${plural(limits.maxContextKeys, "key")}, counted at every depth (HOOT_CONFIG_MAX_CONTEXT_KEYS)${kept}`;
   }
   const bytes = Buffer.byteLength(JSON.stringify(config), "utf8");
-  if (bytes > limits.maxBytes) return `the configuration would be ${bytes} bytes as JSON, more than the limit of ${limits.maxBytes} bytes (HOOT_CONFIG_MAX_BYTES)${kept}`;
+  if (bytes > limits.maxBytes)
+    return `the configuration would be ${bytes} bytes as JSON, more than the limit of ${limits.maxBytes} bytes (HOOT_CONFIG_MAX_BYTES)${kept}`;
   return null;
 }
 

@@ -10,8 +10,9 @@
  * server's voices) and `speed` (clamped) apply; the configuration's `context`, `audio_output`, `language_code`
  * and utility lists are defaults that each interact may override.
  */
-import { DEFAULT_SAFETY_POLICY } from "../engine/index.ts";
+
 import type { Context, TurnConfig, VoiceProfile } from "../engine/index.ts";
+import { DEFAULT_SAFETY_POLICY } from "../engine/index.ts";
 import type { RequestOf, SessionConfig } from "./model.ts";
 
 /**

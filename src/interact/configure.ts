@@ -11,17 +11,17 @@
  *   the configuration's list of the same name (clients such as the Python SDK always send empty lists);
  * - `run` answers `{data: {name: value}}` in its response; nothing is kept in the session.
  */
-import type { ErrorCode } from "../errors.ts";
+
+import { type TSchema, Type } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import type { Context, ContextValue, Engine, HistoryMessage, Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/index.ts";
 import { fillTemplate } from "../engine/index.ts";
-import type { Engine, Context, ContextValue, HistoryMessage } from "../engine/index.ts";
-import type { Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/index.ts";
+import type { ErrorCode } from "../errors.ts";
+import { type ConfigurationLimits, configurationProblem } from "./config-bounds.ts";
 import { deepMerge } from "./configuration.ts";
-import { Type, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { checkConfig, ConfigSchema, type RequestOf, type SessionConfig } from "./model.ts";
-import { isReference, parseReference, resolveConfiguration, type StoredKind, type StoredFind } from "./references.ts";
+import { ConfigSchema, checkConfig, type RequestOf, type SessionConfig } from "./model.ts";
+import { isReference, parseReference, resolveConfiguration, type StoredFind, type StoredKind } from "./references.ts";
 import { checkUtility, firstProblem, MAX_UTILITIES, toUtility, type UtilityBody } from "./utility-schema.ts";
-import { configurationProblem, type ConfigurationLimits } from "./config-bounds.ts";
 
 /** The stored configurations of the player's team (src/configs implements it over the database). */
 export interface StoredConfigs {
@@ -81,7 +81,10 @@ export function configuredUtilities(config: SessionConfig | null): string[] {
  * The utilities one interact runs, or a sentence naming the first unknown one (field `on_input[1]`, ...).
  * @example planUtilities(config, { on_input: ["cats"] }) // { ok: true, plan: { onInput: ["cats"], ... } }
  */
-export function planUtilities(config: SessionConfig, request: Partial<Record<Position, readonly string[] | undefined>>): { ok: true; plan: UtilityPlan | undefined } | { ok: false; error: string } {
+export function planUtilities(
+  config: SessionConfig,
+  request: Partial<Record<Position, readonly string[] | undefined>>,
+): { ok: true; plan: UtilityPlan | undefined } | { ok: false; error: string } {
   const definitions = definitionsOf(config);
   const lists = new Map<Position, readonly string[]>();
   for (const position of POSITIONS) {
@@ -94,7 +97,12 @@ export function planUtilities(config: SessionConfig, request: Partial<Record<Pos
   if (definitions.size === 0) return { ok: true, plan: undefined };
   return {
     ok: true,
-    plan: { definitions, onInput: lists.get("on_input") ?? [], onInputNonBlocking: lists.get("on_input_non_blocking") ?? [], onOutput: lists.get("on_output") ?? [] },
+    plan: {
+      definitions,
+      onInput: lists.get("on_input") ?? [],
+      onInputNonBlocking: lists.get("on_input_non_blocking") ?? [],
+      onOutput: lists.get("on_output") ?? [],
+    },
   };
 }
 
@@ -117,7 +125,12 @@ export interface RunPorts {
  * `run`: the named utilities on the conversation (or on `bindings.input` / `bindings.output`), without a reply.
  * @example await runUtilities(config, { utilities: ["cats"], bindings: { input: "I love cats" } }, playerId, ports)
  */
-export async function runUtilities(config: SessionConfig, request: Pick<RequestOf<"run">, "utilities" | "context" | "bindings">, playerId: number, ports: RunPorts): Promise<{ ok: true; result: UtilityRunResult } | { ok: false; error: string; code: ErrorCode }> {
+export async function runUtilities(
+  config: SessionConfig,
+  request: Pick<RequestOf<"run">, "utilities" | "context" | "bindings">,
+  playerId: number,
+  ports: RunPorts,
+): Promise<{ ok: true; result: UtilityRunResult } | { ok: false; error: string; code: ErrorCode }> {
   const definitions = definitionsOf(config);
   const names = request.utilities ?? [];
   const problem = unknownName(names, definitions, "utilities");
@@ -203,7 +216,14 @@ export function checkStoredConfiguration(body: Record<string, unknown>): string 
     if (entries.length > MAX_UTILITIES) return `field "config.utilities" has ${entries.length} utilities; at most ${MAX_UTILITIES} are allowed`;
     for (const [name, utility] of entries) {
       const ref = typeof utility === "string" ? utility : isReference(utility) ? utility.reference : null;
-      const problem = ref !== null ? (parseReference(ref) === null ? badReference(`config.utilities.${name}`, ref) : null) : utility === null ? null : checkUtility(utility, `config.utilities.${name}`);
+      const problem =
+        ref !== null
+          ? parseReference(ref) === null
+            ? badReference(`config.utilities.${name}`, ref)
+            : null
+          : utility === null
+            ? null
+            : checkUtility(utility, `config.utilities.${name}`);
       if (problem) return problem;
     }
     copy.set("utilities", {});

@@ -14,14 +14,15 @@
  *   credential is re-checked against the database and the revoked ones close the same way;
  * - shutdown ends every stream with its close, then closes every socket (1001).
  */
-import type { Config } from "../config.ts";
-import type { Logger } from "../log.ts";
-import type { Metrics } from "../metrics.ts";
-import type { AuthLookups } from "../auth/lookups.ts";
+
 import type { CallerResolver } from "../auth/caller.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Cluster } from "../cluster/index.ts";
+import type { Config } from "../config.ts";
 import type { Engine } from "../engine/index.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import { FATAL, fatal } from "./protocol.ts";
 import { InteractSession, type PlayerIdentity, type SessionPorts, type SessionSocket } from "./session.ts";
 import { voicePorts } from "./voice.ts";
@@ -110,7 +111,12 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
     authenticate: async (token): Promise<PlayerIdentity | null> => {
       const caller = await deps.callers.fromToken(token);
       if (caller?.kind === "player") {
-        const identity: PlayerIdentity = { playerId: caller.playerId, serviceAccountId: caller.serviceAccountId, teamId: caller.teamId, expiresAt: caller.expiresAt };
+        const identity: PlayerIdentity = {
+          playerId: caller.playerId,
+          serviceAccountId: caller.serviceAccountId,
+          teamId: caller.teamId,
+          expiresAt: caller.expiresAt,
+        };
         versions.set(identity, caller.version);
         return identity;
       }
@@ -150,7 +156,10 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
     };
     if (!leases) return done(true);
     return leases.acquire(session.id, playerId, config.wsMaxSocketsPerPlayer).then(done, (error: unknown) => {
-      logger.warn({ event: "socket_lease_failed", player: playerId, err: error instanceof Error ? error.message : String(error) }, "could not count the player's sockets across nodes: this node's count decides");
+      logger.warn(
+        { event: "socket_lease_failed", player: playerId, err: error instanceof Error ? error.message : String(error) },
+        "could not count the player's sockets across nodes: this node's count decides",
+      );
       return done(true);
     });
   };
@@ -184,7 +193,10 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
           current = state !== null && state.version === version && state.teamId === identity.teamId && state.serviceAccountTeamId === identity.teamId;
         } catch (error) {
           // Unknown is not revoked: the next re-subscription (or the session's end) checks again.
-          logger.warn({ event: "ws_recheck_failed", session: session.id, err: error instanceof Error ? error.message : String(error) }, "could not re-check a socket's credential");
+          logger.warn(
+            { event: "ws_recheck_failed", session: session.id, err: error instanceof Error ? error.message : String(error) },
+            "could not re-check a socket's credential",
+          );
           continue;
         }
         if (current || session.player !== identity) continue;

@@ -4,8 +4,9 @@
  * one wraps src/conversations. `record` may be slow or fail (a busy database): the turn waits for it before
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
+
+import { type ConversationNeeds, loadHistory, saveTurn } from "../conversations/service.ts";
 import type { HistoryMessage } from "../engine/index.ts";
-import { loadHistory, saveTurn, type ConversationNeeds } from "../conversations/service.ts";
 
 /** One finished turn as it is remembered. */
 export interface TurnRecord {

@@ -11,11 +11,11 @@
  */
 import type { EngineLogger } from "../engine/index.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { RunningTurn } from "./turn.ts";
-import { checkRequest, isKnownKind, type ClientRequest } from "./model.ts";
+import { type ClientRequest, checkRequest, isKnownKind } from "./model.ts";
 import type { FatalCode, RequestStamp } from "./protocol.ts";
 import type { SessionLimits, SessionState } from "./session-ports.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
+import type { RunningTurn } from "./turn.ts";
 
 /** What the inbox hands on and reports to its session. */
 export interface InboxOwner {
@@ -108,7 +108,8 @@ export function readRequest(
   state: SessionState,
 ): { ok: true; request: ClientRequest } | { ok: false; error: string; code: ErrorCode } {
   const kind = (message as MessageFields).kind;
-  if (kind !== "authenticate" && kind !== "ping" && state === "connected") return { ok: false, error: "session is not authenticated", code: "not_authenticated" };
+  if (kind !== "authenticate" && kind !== "ping" && state === "connected")
+    return { ok: false, error: "session is not authenticated", code: "not_authenticated" };
   if (!isKnownKind(kind)) return { ok: false, error: typeof kind === "string" ? "unknown request kind" : 'field "kind" is required', code: "unknown_kind" };
   const checked = checkRequest(kind, message);
   if (!checked.ok) return { ok: false, error: checked.error, code: "invalid_message" };

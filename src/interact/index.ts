@@ -15,7 +15,7 @@ import { Elysia } from "elysia";
 import type { Engine } from "../engine/index.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { asyncApiDocument } from "./asyncapi.ts";
-import { createConnections, type Connections, type InteractNeeds, type InteractPorts } from "./connections.ts";
+import { type Connections, createConnections, type InteractNeeds, type InteractPorts } from "./connections.ts";
 import type { InteractSession, SessionSocket } from "./session.ts";
 
 export interface Interact {
@@ -29,7 +29,11 @@ export function interactRoutes(deps: InteractNeeds, engine: Engine, ports: Inter
   // Built on its first request, off the start-up path.
   let document: string | null = null;
   const plugin = new Elysia({ name: "interact" })
-    .get("/api/asyncapi.json", () => new Response((document ??= JSON.stringify(asyncApiDocument())), { headers: { "content-type": "application/json; charset=utf-8" } }), { detail: { hide: true } })
+    .get(
+      "/api/asyncapi.json",
+      () => new Response((document ??= JSON.stringify(asyncApiDocument())), { headers: { "content-type": "application/json; charset=utf-8" } }),
+      { detail: { hide: true } },
+    )
     .get(
       "/interact",
       ({ request, server, set }) => {

@@ -9,11 +9,11 @@
  * (`withoutNulls`, before the check); fields hoot cannot honour yet are accepted and ignored (the README lists
  * them). A field no client sends is still refused with a sentence naming it, so typos are caught.
  */
-import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import { MAX_UTILITIES, UtilitySchema } from "./utility-schema.ts";
+import { type Static, type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { ruleInWords } from "../rule-words.ts";
+import { MAX_UTILITIES, UtilitySchema } from "./utility-schema.ts";
 
 const Uid = Type.String({ minLength: 1, maxLength: 128 });
 const Time = Type.String({ maxLength: 64 });
@@ -27,7 +27,10 @@ const Envelope = {
 const OptionalName = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Names = (description: string) => Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100, description });
 
-export const ReferenceSchema = Type.Object({ reference: OptionalName(200, '"name" or "name@v2"; "default" or "" means hoot\'s default.') }, { additionalProperties: false });
+export const ReferenceSchema = Type.Object(
+  { reference: OptionalName(200, '"name" or "name@v2"; "default" or "" means hoot\'s default.') },
+  { additionalProperties: false },
+);
 
 /**
  * The voice. `voice_id` and `speed` are honoured (an unknown voice falls back to the default child voice; speed is
@@ -69,11 +72,14 @@ export const ConfigSchema = Type.Object(
   {
     prompt: Type.String({ minLength: 1, maxLength: 20_000 }),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
-    safety_policy: Type.Optional(Type.Union([OptionalName(100), ReferenceSchema], { description: 'A policy name; "default" or "" means the strictest children\'s policy.' })),
+    safety_policy: Type.Optional(
+      Type.Union([OptionalName(100), ReferenceSchema], { description: 'A policy name; "default" or "" means the strictest children\'s policy.' }),
+    ),
     utilities: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.Union([UtilitySchema, Type.Null()]), {
         maxProperties: MAX_UTILITIES,
-        description: 'Utilities by name. A value may also be {"reference": "name"} or a name (a stored utility, resolved when the configuration is set) or null (none).',
+        description:
+          'Utilities by name. A value may also be {"reference": "name"} or a name (a stored utility, resolved when the configuration is set) or null (none).',
       }),
     ),
     // A {"reference": …} here is resolved before the check (references.ts).
@@ -105,23 +111,37 @@ export const ConfigSchema = Type.Object(
 export type SessionConfig = Static<typeof ConfigSchema>;
 
 function requestSchema<K extends string, P extends TProperties>(kind: K, fields: P, description: string) {
-  return Type.Object({ type: Type.Literal("request"), kind: Type.Literal(kind), ...Envelope, ...fields }, { additionalProperties: false, title: `${kind} request`, description });
+  return Type.Object(
+    { type: Type.Literal("request"), kind: Type.Literal(kind), ...Envelope, ...fields },
+    { additionalProperties: false, title: `${kind} request`, description },
+  );
 }
 
 const Base64 = (description: string) => Type.String({ contentEncoding: "base64", description });
 const AudioConfig = Type.Object(
   {
-    mime_type: Type.Optional(Type.String({ maxLength: 100, description: "Trusted only to mark raw PCM (audio/pcm, audio/l16, audio/raw); containers are recognised by their bytes." })),
-    sampling_rate: Type.Optional(Type.Integer({ minimum: 0, description: "The rate of raw PCM (default 16000); ignored for containers, which say their own." })),
+    mime_type: Type.Optional(
+      Type.String({ maxLength: 100, description: "Trusted only to mark raw PCM (audio/pcm, audio/l16, audio/raw); containers are recognised by their bytes." }),
+    ),
+    sampling_rate: Type.Optional(
+      Type.Integer({ minimum: 0, description: "The rate of raw PCM (default 16000); ignored for containers, which say their own." }),
+    ),
   },
   { additionalProperties: false, description: "The audio's format." },
 );
 
 /** `render_prompt` and `run`, as the hosted engine's SDKs send them (ug-python-sdk messages.py). */
 function UtilityRequestSchemas() {
-  const AnyContext = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100, description: "Fills {{name}}; strings, numbers and booleans as they are, other values as JSON, null left out." });
+  const AnyContext = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+    maxProperties: 100,
+    description: "Fills {{name}}; strings, numbers and booleans as they are, other values as JSON, null left out.",
+  });
   return {
-    render_prompt: requestSchema("render_prompt", { context: Type.Optional(AnyContext) }, "Answers the configured prompt with its {{name}} placeholders filled from the context."),
+    render_prompt: requestSchema(
+      "render_prompt",
+      { context: Type.Optional(AnyContext) },
+      "Answers the configured prompt with its {{name}} placeholders filled from the context.",
+    ),
     run: requestSchema(
       "run",
       {
@@ -130,7 +150,8 @@ function UtilityRequestSchemas() {
         bindings: Type.Optional(
           Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 4000 }), {
             maxProperties: 100,
-            description: '"input": the child\'s words to look at, "output": the character\'s words to look at (default: the last message of the conversation); any other name fills {{name}} like context.',
+            description:
+              '"input": the child\'s words to look at, "output": the character\'s words to look at (default: the last message of the conversation); any other name fills {{name}} like context.',
           }),
         ),
       },
@@ -146,12 +167,25 @@ export const RequestSchemas = {
     "Authenticates the socket as a player; may be sent again later with a fresh token of the same player.",
   ),
   ping: requestSchema("ping", {}, "Checks that the server answers; allowed before authentication."),
-  set_configuration: requestSchema("set_configuration", { config: Type.Unknown({ description: "The whole configuration (see the configuration schema)." }) }, "Replaces the whole configuration."),
+  set_configuration: requestSchema(
+    "set_configuration",
+    { config: Type.Unknown({ description: "The whole configuration (see the configuration schema)." }) },
+    "Replaces the whole configuration.",
+  ),
   merge_configuration: requestSchema(
     "merge_configuration",
     {
-      config: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A partial configuration, deep-merged into the current one (after `references`); null removes a field." })),
-      references: Type.Optional(Type.Array(Type.Object({ reference: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), { maxItems: 32, description: "Stored configurations of the team, merged in order." })),
+      config: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: "A partial configuration, deep-merged into the current one (after `references`); null removes a field.",
+        }),
+      ),
+      references: Type.Optional(
+        Type.Array(Type.Object({ reference: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), {
+          maxItems: 32,
+          description: "Stored configurations of the team, merged in order.",
+        }),
+      ),
     },
     "Deep-merges stored configurations (references) and a partial configuration into the current one.",
   ),
@@ -169,16 +203,26 @@ export const RequestSchemas = {
       type: Type.Literal("stream"),
       kind: Type.Literal("interact"),
       ...Envelope,
-      text: Type.Optional(Type.String({ description: 'The child\'s words; "." asks the character to speak without new input; absent or empty means the buffered voice.' })),
+      text: Type.Optional(
+        Type.String({ description: 'The child\'s words; "." asks the character to speak without new input; absent or empty means the buffered voice.' }),
+      ),
       context: Type.Optional(ContextSchema),
       audio_output: Type.Optional(Type.Boolean({ description: "Synthesize speech (default: the configuration's, else true)." })),
       on_input: Type.Optional(Names("Configured utilities to run on the input before the reply; their answers fill {{name}} in the prompt.")),
       on_input_non_blocking: Type.Optional(Names("Configured utilities to run on the input beside the reply.")),
       on_output: Type.Optional(Names("Configured utilities to run on the reply.")),
-      language_code: Type.Optional(Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The turn's language (default: the configuration's)." })),
-      speakers: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100, description: "Accepted and ignored (speaker identification is not served)." })),
+      language_code: Type.Optional(
+        Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The turn's language (default: the configuration's)." }),
+      ),
+      speakers: Type.Optional(
+        Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100, description: "Accepted and ignored (speaker identification is not served)." }),
+      ),
     },
-    { additionalProperties: false, title: "interact stream", description: "Starts an interaction: the reply streams back as events with this uid, then the stream's close." },
+    {
+      additionalProperties: false,
+      title: "interact stream",
+      description: "Starts an interaction: the reply streams back as events with this uid, then the stream's close.",
+    },
   ),
   get_available_models: requestSchema("get_available_models", {}, "Lists the language models this server serves."),
   set_service_profile: requestSchema(
@@ -190,7 +234,9 @@ export const RequestSchemas = {
   add_audio: requestSchema(
     "add_audio",
     {
-      audio: Base64("A chunk of the child's voice: WAV, Ogg (Vorbis or Opus), WebM/Opus or MP3, recognised by its bytes, or 16-bit little-endian PCM when mime_type says audio/pcm. Line breaks are ignored."),
+      audio: Base64(
+        "A chunk of the child's voice: WAV, Ogg (Vorbis or Opus), WebM/Opus or MP3, recognised by its bytes, or 16-bit little-endian PCM when mime_type says audio/pcm. Line breaks are ignored.",
+      ),
       config: Type.Optional(AudioConfig),
     },
     "Appends to the session's audio buffer.",
@@ -199,14 +245,22 @@ export const RequestSchemas = {
   check_turn: requestSchema("check_turn", {}, "Asks whether the child is still speaking."),
   transcribe: requestSchema(
     "transcribe",
-    { language_code: Type.Optional(Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The language spoken (default: the configuration's, else en)." })) },
+    {
+      language_code: Type.Optional(
+        Type.String({ pattern: LANGUAGE, rule: LANGUAGE_RULE, maxLength: 35, description: "The language spoken (default: the configuration's, else en)." }),
+      ),
+    },
     "Transcribes the buffered audio without consuming it.",
   ),
   // The hosted engine's other kinds, which hoot does not serve.
   add_keywords: requestSchema("add_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),
   remove_keywords: requestSchema("remove_keywords", { keywords: Names("Keywords.") }, "Keyword spotting (not served)."),
   detect_keywords: requestSchema("detect_keywords", {}, "Keyword spotting (not served)."),
-  add_speaker: requestSchema("add_speaker", { speaker: Type.String({ maxLength: 100 }), audio: Base64("A sample of the speaker's voice.") }, "Speaker identification (not served)."),
+  add_speaker: requestSchema(
+    "add_speaker",
+    { speaker: Type.String({ maxLength: 100 }), audio: Base64("A sample of the speaker's voice.") },
+    "Speaker identification (not served).",
+  ),
   remove_speakers: requestSchema("remove_speakers", { speakers: Names("Speakers.") }, "Speaker identification (not served)."),
   detect_speakers: requestSchema("detect_speakers", {}, "Speaker identification (not served)."),
   generate_image: requestSchema(
@@ -242,7 +296,10 @@ export const ClientStreamEndSchema = Type.Object(
     uid: Uid,
     error: Type.Optional(Type.String({ description: "Why, for a stream error." })),
   },
-  { title: "client stream end", description: "Stops the running interaction with this uid at once; nothing more is sent with it. Ignored for a uid that is not running." },
+  {
+    title: "client stream end",
+    description: "Stops the running interaction with this uid at once; nothing more is sent with it. Ignored for a uid that is not running.",
+  },
 );
 
 export type RequestKind = keyof typeof RequestSchemas;
@@ -277,7 +334,9 @@ export function checkRequest(kind: RequestKind, value: unknown): { ok: true; val
 
 /** The typed configuration (null fields dropped, except inside `utilities`), or a sentence naming the first bad field (as `config.<field>`). */
 export function checkConfig(value: unknown): { ok: true; value: SessionConfig } | { ok: false; error: string } {
-  return check((configCheck ??= TypeCompiler.Compile(ConfigSchema)), withoutNulls(value, ["utilities"]), "config") as { ok: true; value: SessionConfig } | { ok: false; error: string };
+  return check((configCheck ??= TypeCompiler.Compile(ConfigSchema)), withoutNulls(value, ["utilities"]), "config") as
+    | { ok: true; value: SessionConfig }
+    | { ok: false; error: string };
 }
 
 /**

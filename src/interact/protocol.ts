@@ -7,9 +7,9 @@
  *
  * The client SDK imports the types from here with `import type`, so it never loads server code.
  */
-import { Type, type Static, type TProperties } from "@sinclair/typebox";
+import { type Static, type TProperties, Type } from "@sinclair/typebox";
 import type { TurnFrame } from "../engine/index.ts";
-import { ErrorCodeSchema, type ErrorCode } from "../errors.ts";
+import { type ErrorCode, ErrorCodeSchema } from "../errors.ts";
 import { ConfigSchema } from "./model.ts";
 import { formatMicros, nowMicros } from "./times.ts";
 
@@ -17,14 +17,18 @@ const Uid = Type.String({ description: "The uid of the request or stream this me
 const Sentence = Type.String({ description: "A sentence for the app developer." });
 const Times = {
   client_start_time: Type.Union([Type.String(), Type.Null()], {
-    description: "The request's client_start_time, normalised to six fractional digits (as it came when it could not be parsed, such as a device's local form); null when it sent none.",
+    description:
+      "The request's client_start_time, normalised to six fractional digits (as it came when it could not be parsed, such as a device's local form); null when it sent none.",
   }),
   server_start_time: Type.String({ description: "When the request arrived (ISO 8601 UTC, six fractional digits)." }),
   server_end_time: Type.String({ description: "When this message was sent." }),
 };
 
 function responseSchema<K extends string, P extends TProperties>(kind: K, payload: P, description: string) {
-  return Type.Object({ type: Type.Literal("response"), kind: Type.Literal(kind), uid: Uid, ...Times, ...payload }, { additionalProperties: false, title: `${kind} response`, description });
+  return Type.Object(
+    { type: Type.Literal("response"), kind: Type.Literal(kind), uid: Uid, ...Times, ...payload },
+    { additionalProperties: false, title: `${kind} response`, description },
+  );
 }
 
 /** The answer to each request kind that succeeded. */
@@ -39,13 +43,23 @@ export const ResponseSchemas = {
   ),
   get_configuration: responseSchema(
     "get_configuration",
-    { config: Type.Union([ConfigSchema, Type.Object({}, { additionalProperties: false })], { description: "The configuration as it was set (references resolved, null fields dropped); {} before one is set." }) },
+    {
+      config: Type.Union([ConfigSchema, Type.Object({}, { additionalProperties: false })], {
+        description: "The configuration as it was set (references resolved, null fields dropped); {} before one is set.",
+      }),
+    },
     "The current configuration.",
   ),
-  render_prompt: responseSchema("render_prompt", { prompt: Type.String({ description: "The configured prompt with {{name}} filled from the context." }) }, "The filled prompt."),
+  render_prompt: responseSchema(
+    "render_prompt",
+    { prompt: Type.String({ description: "The configured prompt with {{name}} filled from the context." }) },
+    "The filled prompt.",
+  ),
   run: responseSchema(
     "run",
-    { data: Type.Record(Type.String(), Type.Unknown(), { description: 'Utility results by name: the answer, or {"error", "code"} for a utility that failed.' }) },
+    {
+      data: Type.Record(Type.String(), Type.Unknown(), { description: 'Utility results by name: the answer, or {"error", "code"} for a utility that failed.' }),
+    },
     "The utilities' results.",
   ),
   interrupt: responseSchema(
@@ -63,12 +77,16 @@ export const ResponseSchemas = {
   add_audio: responseSchema("add_audio", {}, "The chunk was decoded and added to the session's audio buffer."),
   check_turn: responseSchema(
     "check_turn",
-    { is_user_still_speaking: Type.Boolean({ description: "true from the first speech in the buffered audio until HOOT_VAD_SILENCE_MS of silence follow it; false before any speech." }) },
+    {
+      is_user_still_speaking: Type.Boolean({
+        description: "true from the first speech in the buffered audio until HOOT_VAD_SILENCE_MS of silence follow it; false before any speech.",
+      }),
+    },
     "Whether the child is still speaking, by the voice activity detector over the buffered audio.",
   ),
   transcribe: responseSchema(
     "transcribe",
-    { text: Type.String({ description: "What the recogniser heard in the buffered audio (\"\" when no speech was heard); the buffer is kept." }) },
+    { text: Type.String({ description: 'What the recogniser heard in the buffered audio ("" when no speech was heard); the buffer is kept.' }) },
     "The buffered audio as text.",
   ),
 };
@@ -93,14 +111,17 @@ export const EventSchemas = {
   interaction_started: eventSchema("interaction_started", {}, "The interaction began."),
   transcript: eventSchema(
     "transcript",
-    { text: Type.String({ description: "What the recogniser heard, as it heard it (\"\" when it heard no words)." }) },
+    { text: Type.String({ description: 'What the recogniser heard, as it heard it ("" when it heard no words).' }) },
     "An interact without text: the child's words taken from the buffered audio, sent before the reply.",
   ),
   text: eventSchema("text", { text: Type.String({ description: "A fragment of the reply, to show at once." }) }, "A fragment of the reply."),
   audio: eventSchema(
     "audio",
     {
-      audio: Type.String({ contentEncoding: "base64", description: "Whole MP3 frames (each sentence is its own MP3 stream), or 16-bit little-endian mono PCM." }),
+      audio: Type.String({
+        contentEncoding: "base64",
+        description: "Whole MP3 frames (each sentence is its own MP3 stream), or 16-bit little-endian mono PCM.",
+      }),
       mime_type: Type.String({ description: '"audio/mpeg", or a PCM type for pcm16.' }),
       sample_rate: Type.Integer({ description: "Samples per second." }),
       seq: Type.Integer({ minimum: 0, description: "Numbers the audio messages of one interaction from 0." }),
@@ -147,15 +168,27 @@ export const FATAL = {
   rate_limited: { close: 4429, when: "more messages in a minute than the limit" },
   too_many_sockets: { close: 4429, when: "the player already has the maximum number of sockets" },
   token_expired: { close: 4401, when: "the access token expired and no fresh one was sent with authenticate (only with HOOT_WS_CLOSE_AT_TOKEN_EXPIRY=true)" },
-  session_expired: { close: 4401, when: "the socket has been authenticated for the longest session allowed (HOOT_WS_MAX_SESSION_SECONDS); log in and connect again" },
+  session_expired: {
+    close: 4401,
+    when: "the socket has been authenticated for the longest session allowed (HOOT_WS_MAX_SESSION_SECONDS); log in and connect again",
+  },
   credential_revoked: { close: 4403, when: "the player was deleted or reset, or the service account was revoked" },
   server_shutting_down: { close: 1001, when: "the server is shutting down; every open stream sent its close first" },
 } as const satisfies Partial<Record<ErrorCode, { close: number; when: string }>>;
 export type FatalCode = keyof typeof FATAL;
 
 export const FatalSchema = Type.Object(
-  { type: Type.Literal("error"), kind: Type.Literal("error"), error: Sentence, code: Type.Union((Object.keys(FATAL) as FatalCode[]).map((code) => Type.Literal(code))) },
-  { additionalProperties: false, title: "connection error", description: "Why the server is about to close the socket (`kind` is there for clients that read errors by kind alone, as the Unity SDK does)." },
+  {
+    type: Type.Literal("error"),
+    kind: Type.Literal("error"),
+    error: Sentence,
+    code: Type.Union((Object.keys(FATAL) as FatalCode[]).map((code) => Type.Literal(code))),
+  },
+  {
+    additionalProperties: false,
+    title: "connection error",
+    description: "Why the server is about to close the socket (`kind` is there for clients that read errors by kind alone, as the Unity SDK does).",
+  },
 );
 
 /** Every message the server sends, as one union. */
@@ -207,7 +240,13 @@ export type StreamFrame =
  * @example toWire({ type: "text", text: "Hi" }, stamp) // [{ type: "stream", kind: "interact", event: "text", text: "Hi", ... }]
  */
 export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMessage[] {
-  const event = <E extends InteractEventPayload>(payload: E) => ({ type: "stream" as const, kind: "interact" as const, uid: stamp.uid, ...times(stamp), ...payload });
+  const event = <E extends InteractEventPayload>(payload: E) => ({
+    type: "stream" as const,
+    kind: "interact" as const,
+    uid: stamp.uid,
+    ...times(stamp),
+    ...payload,
+  });
   switch (frame.type) {
     case "started":
       return [event({ event: "interaction_started" })];
@@ -229,7 +268,9 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
     case "error":
       return [event({ event: "interaction_error", error: frame.error, code: frame.code })];
     case "complete":
-      return frame.audio ? [event({ event: "text_complete", text: frame.text }), event({ event: "audio_complete" })] : [event({ event: "text_complete", text: frame.text })];
+      return frame.audio
+        ? [event({ event: "text_complete", text: frame.text }), event({ event: "audio_complete" })]
+        : [event({ event: "text_complete", text: frame.text })];
     case "committed":
       return [event({ event: "interaction_complete" })];
     case "audio_end":

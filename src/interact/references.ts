@@ -122,9 +122,14 @@ class Resolver {
   private async configuration(text: string, path: string, inside: string, depth: number): Promise<Record<string, unknown>> {
     const parsed = this.parse(text, path, inside);
     if (parsed === "default") return { prompt: DEFAULT_PROMPT };
-    if (depth >= MAX_DEPTH) throw new Failure(`field "${path}"${where(inside)}: references nest more than ${MAX_DEPTH} deep (does a stored configuration refer to itself?)`, "invalid_configuration");
+    if (depth >= MAX_DEPTH)
+      throw new Failure(
+        `field "${path}"${where(inside)}: references nest more than ${MAX_DEPTH} deep (does a stored configuration refer to itself?)`,
+        "invalid_configuration",
+      );
     const body = await this.find("config", parsed, path, inside);
-    if (!isPlainObject(body)) throw new Failure(`field "${path}"${where(inside)}: stored configuration "${text}" is not a configuration object`, "invalid_configuration");
+    if (!isPlainObject(body))
+      throw new Failure(`field "${path}"${where(inside)}: stored configuration "${text}" is not a configuration object`, "invalid_configuration");
     return this.fields(body, "config", `stored configuration "${text}"`, depth + 1);
   }
 
@@ -137,7 +142,11 @@ class Resolver {
 
   private parse(text: string, path: string, inside: string): "default" | { name: string; version: number | null } {
     const parsed = parseReference(text);
-    if (parsed === null) throw new Failure(`field "${path}"${where(inside)}: ${JSON.stringify(text)} is not a reference (use "name", "name@v2" or "name@latest")`, "invalid_configuration");
+    if (parsed === null)
+      throw new Failure(
+        `field "${path}"${where(inside)}: ${JSON.stringify(text)} is not a reference (use "name", "name@v2" or "name@latest")`,
+        "invalid_configuration",
+      );
     return parsed;
   }
 

@@ -18,11 +18,19 @@
  *   every later check of the session, input and output, runs on that stance;
  * - nothing here throws into the turn: a check that fails answers with the policy's fallback line.
  */
-import type { EngineLogger } from "../engine/index.ts";
-import { isSpeakFirst } from "../engine/index.ts";
-import { safetyLibrary, safetyPolicyNames, type TurnSafety } from "../engine/index.ts";
 // Types only: the rules library is loaded off the start-up path (engine/safety/lazy.ts).
-import type { CompiledPolicy, Incident, ModeratedChecker, ModerationProvider, Notice, PolicyRef, SessionSafety, TeamPolicyRow } from "../engine/index.ts";
+import type {
+  CompiledPolicy,
+  EngineLogger,
+  Incident,
+  ModeratedChecker,
+  ModerationProvider,
+  Notice,
+  PolicyRef,
+  SessionSafety,
+  TeamPolicyRow,
+} from "../engine/index.ts";
+import { isSpeakFirst, safetyLibrary, safetyPolicyNames, type TurnSafety } from "../engine/index.ts";
 
 /** What the history keeps in place of a message the policy intercepted. */
 export const WITHHELD = "(message withheld by the safety policy)";
@@ -130,7 +138,8 @@ export class SessionGuard {
       const available = ["default", ...safetyPolicyNames(), ...(teamId === undefined ? [] : (await this.ports.teamPolicyNames(teamId)).slice(0, 50))];
       return `field "config.safety_policy": unknown policy "${name}" (available: ${available.join(", ")})`;
     }
-    if ("invalid" in stored) return `field "config.safety_policy": the team policy "${name}" cannot be used (${stored.invalid}); fix it with PUT /api/safety-policies/${name}`;
+    if ("invalid" in stored)
+      return `field "config.safety_policy": the team policy "${name}" cannot be used (${stored.invalid}); fix it with PUT /api/safety-policies/${name}`;
     this.checker = this.wrap(lib, lib.teamPolicy(stored.row));
     return null;
   }
@@ -144,11 +153,19 @@ export class SessionGuard {
         const checker = configured ?? this.wrap(lib, lib.builtinPolicy(null) as CompiledPolicy);
         const record = (incident: Incident): void | Promise<void> => {
           if (player.teamId === undefined) return;
-          return this.ports.recordIncident({ ...incident, teamId: player.teamId, playerId: player.playerId, sessionId: this.sessionId, policy: checker.policy.name });
+          return this.ports.recordIncident({
+            ...incident,
+            teamId: player.teamId,
+            playerId: player.playerId,
+            sessionId: this.sessionId,
+            policy: checker.policy.name,
+          });
         };
         let context = "";
         const safety: TurnSafety = {
-          checkOutput: checker.policy.checksOutput ? (unit, unitSignal) => checker.checkOutput(unit, { stance: this.state.stance, context, signal: unitSignal }) : null,
+          checkOutput: checker.policy.checksOutput
+            ? (unit, unitSignal) => checker.checkOutput(unit, { stance: this.state.stance, context, signal: unitSignal })
+            : null,
           onIncident: (incident) => void record(incident),
         };
         if (isSpeakFirst(text)) return { text, reply: null, notices: [], stored: null, safety };
@@ -162,14 +179,23 @@ export class SessionGuard {
           if (step.escalated) {
             notices.push({ category: "boundary_testing", action: "escalate" });
             await record({ category: "boundary_testing", action: "escalate", direction: "input" });
-            this.logger.info({ event: "safety_stance", session: this.sessionId, attempts: step.state.attempts }, "session moved to the heightened safety stance");
+            this.logger.info(
+              { event: "safety_stance", session: this.sessionId, attempts: step.state.attempts },
+              "session moved to the heightened safety stance",
+            );
           }
           const stored = verdict.reply === null ? verdict.text : WITHHELD;
           return { text: verdict.text, reply: verdict.reply, notices, stored, safety };
         } catch (error) {
           // A check that cannot finish never lets the words through: answer with the fallback line.
           this.logger.error({ event: "safety_check_failed", session: this.sessionId, err: (error as Error).message }, "input check failed");
-          return { text: lib.redactPii(text).text, reply: checker.policy.fallbackLine(text), notices: [{ category: "moderation", action: "redirect" }], stored: WITHHELD, safety };
+          return {
+            text: lib.redactPii(text).text,
+            reply: checker.policy.fallbackLine(text),
+            notices: [{ category: "moderation", action: "redirect" }],
+            stored: WITHHELD,
+            safety,
+          };
         }
       },
     };
@@ -184,7 +210,17 @@ export class SessionGuard {
       return shared;
     }
     return lib.moderated(policy, this.ports.moderation, this.ports.moderationTimeoutMs, (error, direction) =>
-      this.logger.warn({ event: "moderation_failed", session: this.sessionId, provider: this.ports.moderation?.name, direction, err: (error as Error).name, status: (error as { status?: number }).status }, "moderation failed; held the text"),
+      this.logger.warn(
+        {
+          event: "moderation_failed",
+          session: this.sessionId,
+          provider: this.ports.moderation?.name,
+          direction,
+          err: (error as Error).name,
+          status: (error as { status?: number }).status,
+        },
+        "moderation failed; held the text",
+      ),
     );
   }
 }

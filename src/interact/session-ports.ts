@@ -3,11 +3,11 @@
  * to, its limits, and the ports to the rest of hoot (engine, history, stored configurations, safety, voice).
  */
 import type { Engine, EngineLogger } from "../engine/index.ts";
+import type { ConfigurationLimits } from "./config-bounds.ts";
 import type { StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
 import type { SafetyPorts } from "./safety.ts";
 import type { VoicePorts } from "./voice.ts";
-import type { ConfigurationLimits } from "./config-bounds.ts";
 
 /** The session as the `admit` port sees it. */
 export interface AdmittedSession {

@@ -21,16 +21,25 @@
  */
 import type { ErrorCode } from "../errors.ts";
 import { interactSettings, turnConfig } from "./configuration.ts";
-import { BackgroundRuns, configuredUtilities, mergeConfiguration, planUtilities, renderPrompt, runUtilities, setConfiguration, type Configured } from "./configure.ts";
-import type { RequestOf, ClientRequest, SessionConfig } from "./model.ts";
-import { errorResponse, fatal, FATAL, response, streamClose, streamError, type FatalCode, type RequestStamp, type ServerMessage } from "./protocol.ts";
-import { runTurn, type RunningTurn } from "./turn.ts";
+import {
+  BackgroundRuns,
+  type Configured,
+  configuredUtilities,
+  mergeConfiguration,
+  planUtilities,
+  renderPrompt,
+  runUtilities,
+  setConfiguration,
+} from "./configure.ts";
+import { clientNotice, Inbox, type MessageFields, notAnObject, readClientTime, readRequest, uidOf } from "./inbox.ts";
+import type { ClientRequest, RequestOf, SessionConfig } from "./model.ts";
+import { errorResponse, FATAL, type FatalCode, fatal, type RequestStamp, response, type ServerMessage, streamClose, streamError } from "./protocol.ts";
 import { BUILTIN_ONLY, SessionGuard } from "./safety.ts";
-import { NO_RECOGNISER, SessionVoice } from "./voice.ts";
-import { clientNotice, Inbox, notAnObject, readClientTime, readRequest, uidOf, type MessageFields } from "./inbox.ts";
-import { SessionTimers } from "./timers.ts";
-import { addAudio, transcribe, type VoiceRequestSession } from "./voice-requests.ts";
 import type { PlayerIdentity, SessionPorts, SessionSocket, SessionState } from "./session-ports.ts";
+import { SessionTimers } from "./timers.ts";
+import { type RunningTurn, runTurn } from "./turn.ts";
+import { NO_RECOGNISER, SessionVoice } from "./voice.ts";
+import { addAudio, transcribe, type VoiceRequestSession } from "./voice-requests.ts";
 
 export { MAX_QUEUED_AUDIO, type PlayerIdentity, type SessionLimits, type SessionPorts, type SessionSocket, type SessionState } from "./session-ports.ts";
 
@@ -247,7 +256,13 @@ export class InteractSession {
   }
 
   private configureContext() {
-    return { playerId: this.identity?.playerId ?? 0, stored: this.ports.stored, voices: this.ports.engine.voices(), current: this.config, limits: this.ports.limits.configuration };
+    return {
+      playerId: this.identity?.playerId ?? 0,
+      stored: this.ports.stored,
+      voices: this.ports.engine.voices(),
+      current: this.config,
+      limits: this.ports.limits.configuration,
+    };
   }
 
   private async onConfigure(kind: "set_configuration" | "merge_configuration", outcome: Configured, stamp: RequestStamp): Promise<void> {
@@ -275,11 +290,17 @@ export class InteractSession {
     const config = this.config;
     const identity = this.identity;
     if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
-    if (!this.runs.available) return this.refuse(false, stamp, `at most ${this.runs.limit} run requests may be working at once; wait for an answer`, "too_many_requests");
+    if (!this.runs.available)
+      return this.refuse(false, stamp, `at most ${this.runs.limit} run requests may be working at once; wait for an answer`, "too_many_requests");
     const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
     this.runs.start(
       async (signal) => {
-        const outcome = await runUtilities(config, request, identity.playerId, { engine: this.ports.engine, history: this.ports.history, safetyPolicy, signal });
+        const outcome = await runUtilities(config, request, identity.playerId, {
+          engine: this.ports.engine,
+          history: this.ports.history,
+          safetyPolicy,
+          signal,
+        });
         if (signal.aborted) return;
         this.send(outcome.ok ? response("run", stamp, { data: outcome.result.data }) : errorResponse(stamp, outcome.error, outcome.code));
       },

@@ -14,14 +14,12 @@
  * as is one interrupted before it finished. The transcript then takes exactly the path typed text takes:
  * the safety checks, the model (redacted), the history (redacted).
  */
-import type { Engine, TurnConfig, Context } from "../engine/index.ts";
-import type { EngineLogger } from "../engine/index.ts";
-import { isSpeakFirst } from "../engine/index.ts";
+import type { Context, Engine, EngineLogger, TurnConfig } from "../engine/index.ts";
+import { isSpeakFirst, VoiceInputError } from "../engine/index.ts";
 import type { History } from "./history.ts";
-import { VoiceInputError } from "../engine/index.ts";
-import { streamClose, streamError, toWire, type RequestStamp, type ServerMessage, type StreamFrame } from "./protocol.ts";
-import { SessionGuard, BUILTIN_ONLY, WITHHELD, type TurnGuard } from "./safety.ts";
-import { voiceFailure, type Spoken } from "./voice.ts";
+import { type RequestStamp, type ServerMessage, type StreamFrame, streamClose, streamError, toWire } from "./protocol.ts";
+import { BUILTIN_ONLY, SessionGuard, type TurnGuard, WITHHELD } from "./safety.ts";
+import { type Spoken, voiceFailure } from "./voice.ts";
 
 export interface TurnDeps {
   engine: Pick<Engine, "runTurn">;
@@ -142,7 +140,15 @@ async function run(
     stored = screened.stored;
     for (const notice of screened.notices) emit({ type: "notice", ...notice });
     const history = screened.reply === null ? await deps.history.load(request.playerId) : [];
-    const input = { text: screened.text, context: request.context, config: request.config, history, audioOutput: request.audioOutput, signal, receivedAt: started };
+    const input = {
+      text: screened.text,
+      context: request.context,
+      config: request.config,
+      history,
+      audioOutput: request.audioOutput,
+      signal,
+      receivedAt: started,
+    };
     const turn = deps.engine.runTurn({ ...input, safety: screened.safety, ...(screened.reply === null ? {} : { reply: screened.reply }) });
     for await (const frame of turn) {
       if (signal.aborted) break;
@@ -167,7 +173,11 @@ async function run(
   const kept = cut !== undefined ? sent.slice(0, cut) : sent;
   const saved = await save(deps, request, stored, kept);
   if (outcome === "complete" && !signal.aborted) {
-    emit(saved ? { type: "committed" } : { type: "error", error: "the reply could not be saved to the conversation history; it will not be remembered", code: "history_not_saved" });
+    emit(
+      saved
+        ? { type: "committed" }
+        : { type: "error", error: "the reply could not be saved to the conversation history; it will not be remembered", code: "history_not_saved" },
+    );
   }
   sendClose();
   deps.logger.info(

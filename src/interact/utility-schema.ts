@@ -9,22 +9,28 @@
  * string (the same as a reference to that name), or null (no utility). `checkUtility` answers one sentence
  * naming the first bad field, so a developer fixes it without reading a schema.
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { ruleInWords } from "../rule-words.ts";
 import type { Utility } from "../engine/index.ts";
+import { ruleInWords } from "../rule-words.ts";
 
 /** At most this many utilities in one configuration. */
 export const MAX_UTILITIES = 32;
 
-const AdditionalContext = Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()], { description: "Extra guidance for the model; a template like the prompt. null means absent." }));
+const AdditionalContext = Type.Optional(
+  Type.Union([Type.String({ maxLength: 4000 }), Type.Null()], { description: "Extra guidance for the model; a template like the prompt. null means absent." }),
+);
 
 export const ClassifySchema = Type.Object(
   {
     type: Type.Literal("classify"),
     classification_question: Type.String({ minLength: 1, maxLength: 2000, description: "A template like the prompt: {{name}} is filled from the context." }),
-    answers: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50, description: "The possible answers; the result is always one of them, spelled as here." }),
+    answers: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 1,
+      maxItems: 50,
+      description: "The possible answers; the result is always one of them, spelled as here.",
+    }),
     additional_context: AdditionalContext,
   },
   { additionalProperties: false, title: "classify utility", description: "Answers a question with one of a fixed list of answers." },
@@ -36,7 +42,7 @@ export const ExtractSchema = Type.Object(
     extract_prompt: Type.String({ minLength: 1, maxLength: 2000, description: "What to extract; a template like the prompt." }),
     additional_context: AdditionalContext,
   },
-  { additionalProperties: false, title: "extract utility", description: "Extracts a short string (\"\" when the information is not there)." },
+  { additionalProperties: false, title: "extract utility", description: 'Extracts a short string ("" when the information is not there).' },
 );
 
 export const UtilitySchema = Type.Union([ClassifySchema, ExtractSchema], { title: "utility" });

@@ -3,13 +3,13 @@
  * speaking over a reply stops it) and `transcribe` (ask the recogniser in the background, like `run`, so an
  * interrupt is not queued behind it). The buffer itself and the recogniser are voice.ts's.
  */
-import { VoiceInputError, type EngineLogger } from "../engine/index.ts";
+import { type EngineLogger, VoiceInputError } from "../engine/index.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { BackgroundRuns } from "./configure.ts";
 import type { RequestOf } from "./model.ts";
-import { errorResponse, response, type RequestStamp, type ServerMessage } from "./protocol.ts";
+import { errorResponse, type RequestStamp, response, type ServerMessage } from "./protocol.ts";
 import type { RunningTurn } from "./turn.ts";
-import { voiceFailure, type SessionVoice } from "./voice.ts";
+import { type SessionVoice, voiceFailure } from "./voice.ts";
 
 /** The parts of a session the voice requests read and answer through. */
 export interface VoiceRequestSession {

@@ -16,11 +16,11 @@
  *   Whisper model asked to transcribe silence or noise invents words, such as "Thank you for watching");
  * - nothing here logs audio or transcripts: only byte counts, durations and timings.
  */
-import type { ErrorCode } from "../errors.ts";
+
 import type { EngineLogger } from "../engine/index.ts";
+import { createSttProvider, InvalidAudio, NoSttProvider, VoiceInputError } from "../engine/index.ts";
 import type { AddResult, AudioBudget, AudioChunkConfig, SttConfig, SttProvider, VoiceBuffer, VoiceBufferSettings } from "../engine/voice-in/index.ts";
-import { InvalidAudio, VoiceInputError } from "../engine/index.ts";
-import { createSttProvider, NoSttProvider } from "../engine/index.ts";
+import type { ErrorCode } from "../errors.ts";
 
 /** What a session needs from the server for voice input. */
 export interface VoicePorts {

@@ -18,8 +18,19 @@ export function pgInvitationRepo(db: PgDb): InvitationRepo {
         .where(eq(consoleInvitations.email, email))
         .orderBy(asc(consoleInvitations.id)),
     delete: async (teamId, id) =>
-      (await db.delete(consoleInvitations).where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId))).returning({ id: consoleInvitations.id })).length > 0,
+      (
+        await db
+          .delete(consoleInvitations)
+          .where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.teamId, teamId)))
+          .returning({ id: consoleInvitations.id })
+      ).length > 0,
     // DELETE … RETURNING: of two requests accepting one invitation at once, exactly one gets the row.
-    takeFor: async (email, id) => (await db.delete(consoleInvitations).where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.email, email))).returning())[0] ?? null,
+    takeFor: async (email, id) =>
+      (
+        await db
+          .delete(consoleInvitations)
+          .where(and(eq(consoleInvitations.id, id), eq(consoleInvitations.email, email)))
+          .returning()
+      )[0] ?? null,
   };
 }

@@ -21,14 +21,14 @@
  * deleted, so two requests racing for one invitation (on one node or two) cannot both use it.
  */
 import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
-import type { TeamRepo } from "../teams/repo.ts";
-import type { UserRepo } from "../users/repo.ts";
-import type { InvitationRepo } from "./repo.ts";
-import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import type { ConsoleInvitation } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, LimitReached, NotFound } from "../errors.ts";
+import type { TeamRepo } from "../teams/repo.ts";
 import { joinTeam, leaveTeam, teamsOf } from "../teams/service.ts";
 import { normalizeEmail } from "../users/email.ts";
+import type { UserRepo } from "../users/repo.ts";
+import type { InvitationRepo } from "./repo.ts";
 
 /** What the invitations feature needs. */
 export interface InvitationNeeds {
@@ -66,7 +66,8 @@ export async function inviteToTeam(deps: InviteNeeds, input: { teamId: number; e
     const pending = await tx.invitations.listForTeam(input.teamId);
     if (pending.some((invitation) => invitation.email === email)) return { status: "already_invited", email };
     const cap = deps.config.maxPendingInvitationsPerTeam;
-    if (pending.length >= cap) throw new LimitReached("pending invitations", cap, "HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", "withdraw one, or wait until one is accepted or declined");
+    if (pending.length >= cap)
+      throw new LimitReached("pending invitations", cap, "HOOT_MAX_PENDING_INVITATIONS_PER_TEAM", "withdraw one, or wait until one is accepted or declined");
     // The unique (team, e-mail) index decides "already invited", also when two nodes invite at once.
     const row = await tx.invitations.insert({ teamId: input.teamId, email, invitedBy: input.invitedBy });
     if (!row) return { status: "already_invited", email };
@@ -96,7 +97,11 @@ export async function withdrawInvitation(deps: InvitationNeeds, teamId: number, 
 export async function invitationsOf(deps: InvitationNeeds, userId: number): Promise<MyInvitation[]> {
   const user = await deps.store.users.get(userId);
   if (!user) return [];
-  return (await deps.store.invitations.listForEmail(user.email)).map((i) => ({ pk: i.id, team: { pk: i.teamId, name: i.teamName }, created_at: iso(i.createdAt) }));
+  return (await deps.store.invitations.listForEmail(user.email)).map((i) => ({
+    pk: i.id,
+    team: { pk: i.teamId, name: i.teamName },
+    created_at: iso(i.createdAt),
+  }));
 }
 
 /** Developer `userId` accepts their invitation `id` and joins its team; the team. 404 when it is not theirs. */

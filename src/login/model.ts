@@ -1,4 +1,4 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 
 // The hosted engine's SDKs send every field, as null (Python) or "" (Unity) when unset: both mean absent.
 // Any string is the right type: one that is not a working credential is a 401, never a 400.

@@ -7,14 +7,15 @@
  * 401 whatever the body's shape, is counted, and is logged by reason without the secret; a developer in several
  * teams must name one.
  */
+
+import type { CredentialStore } from "../auth/credentials.ts";
+import type { AuthLookups } from "../auth/lookups.ts";
+import type { LoginLimiter } from "../auth/rate-limit.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { TokenService } from "../auth/tokens.ts";
 import { AppError, Forbidden, InvalidRequest, TooManyRequests, Unauthorized } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import type { AuthLookups } from "../auth/lookups.ts";
-import type { CredentialStore } from "../auth/credentials.ts";
-import type { TokenService } from "../auth/tokens.ts";
-import type { Secrets } from "../auth/secrets.ts";
-import type { LoginLimiter } from "../auth/rate-limit.ts";
 import type { LoginBody, LoginResponse } from "./model.ts";
 
 /** What login needs. */

@@ -5,8 +5,8 @@
  * Routes: GET /api/settings.
  */
 import { Elysia } from "elysia";
-import type { Config } from "../config.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
+import type { Config } from "../config.ts";
 import { SettingsBody } from "./model.ts";
 import { visibleSettings } from "./settings.ts";
 

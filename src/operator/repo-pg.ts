@@ -1,6 +1,6 @@
 /** The operator keys repository (repo.ts) on PostgreSQL. */
 import { eq, sql } from "drizzle-orm";
-import { execute, query, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import { operatorKeys } from "../db/pg/schema.ts";
 import type { OperatorKeyRepo } from "./repo.ts";
 

@@ -24,7 +24,9 @@ export function sqliteOperatorKeyRepo(db: Db): Synchronous<OperatorKeyRepo> {
   };
 }
 
-const byHash = prepared((db) => db.$client.query<{ id: number; version: number }, { hash: string }>("SELECT id, version FROM operator_keys WHERE key_hash = $hash"));
+const byHash = prepared((db) =>
+  db.$client.query<{ id: number; version: number }, { hash: string }>("SELECT id, version FROM operator_keys WHERE key_hash = $hash"),
+);
 
 // Plain bun:sqlite on the per-token check, as for the other credentials.
 const versionOf = prepared((db) => db.$client.query<{ version: number }, { id: number }>("SELECT version FROM operator_keys WHERE id = $id"));

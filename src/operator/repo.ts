@@ -2,8 +2,9 @@
  * Every query about operator keys, as one async interface with a SQLite (repo-sqlite.ts) and a PostgreSQL
  * (repo-pg.ts) implementation; test/db/contract/operator-keys.test.ts holds both to it.
  */
-import type { OperatorKey } from "../db/schema.ts";
+
 import type { OperatorLookup } from "../auth/index.ts";
+import type { OperatorKey } from "../db/schema.ts";
 
 export interface OperatorKeyRepo {
   /** Id and version of the key with this lookup hash, or null (operator login). */

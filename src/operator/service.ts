@@ -4,13 +4,14 @@
  * token of the old key at once (its version changes or disappears, and every operator token is checked
  * against it on each use).
  */
-import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
-import type { Secrets } from "../auth/secrets.ts";
-import type { OperatorKeyRepo } from "./repo.ts";
-import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+
 import { generateKey } from "../auth/index.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { Config } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, InvalidRequest, NotFound } from "../errors.ts";
+import type { OperatorKeyRepo } from "./repo.ts";
 
 /** What the operator keys feature needs. */
 export interface OperatorNeeds {

@@ -1,7 +1,11 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 import { IdSegment } from "../http/params.ts";
 
-const ExternalId = t.String({ minLength: 1, maxLength: 256, description: "the developer's own unique id for the player (e-mail, username, device id); not used for authentication" });
+const ExternalId = t.String({
+  minLength: 1,
+  maxLength: 256,
+  description: "the developer's own unique id for the player (e-mail, username, device id); not used for authentication",
+});
 
 export const CreatePlayerBody = t.Object({ external_id: ExternalId }, { additionalProperties: false });
 export const EditPlayerBody = t.Object({ external_id: ExternalId }, { additionalProperties: false });

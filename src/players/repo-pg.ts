@@ -1,6 +1,6 @@
 /** The players repository (repo.ts) on PostgreSQL; the hot paths are one plain statement each. */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { execute, query, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import { players } from "../db/pg/schema.ts";
 import type { Player } from "../db/schema.ts";
 import type { PlayerRepo } from "./repo.ts";
@@ -28,11 +28,11 @@ export function pgPlayerRepo(db: PgDb): PlayerRepo {
       after > INT4_MAX
         ? []
         : db
-        .select()
-        .from(players)
-        .where(and(eq(players.teamId, teamId), gt(players.id, after)))
-        .orderBy(asc(players.id))
-        .limit(limit),
+            .select()
+            .from(players)
+            .where(and(eq(players.teamId, teamId), gt(players.id, after)))
+            .orderBy(asc(players.id))
+            .limit(limit),
     findInTeam: (teamId, id) => one(query<Player>(db, `SELECT ${PLAYER_COLUMNS} FROM players WHERE id = $1 AND team_id = $2`, [id, teamId])),
     findByFederatedHash: (hash) => one(query<Player>(db, `SELECT ${PLAYER_COLUMNS} FROM players WHERE federated_id_hash = $1`, [hash])),
     state: (id) => one(query<{ version: number; teamId: number }>(db, `SELECT version, team_id AS "teamId" FROM players WHERE id = $1`, [id])),

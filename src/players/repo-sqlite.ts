@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { players, type Player } from "../db/schema.ts";
+import { type Player, players } from "../db/schema.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { PlayerRepo } from "./repo.ts";
 
@@ -39,7 +39,13 @@ export function sqlitePlayerRepo(db: Db): Synchronous<PlayerRepo> {
         .where(and(eq(players.id, id), eq(players.teamId, teamId)))
         .returning()
         .get() ?? null,
-    idsOfTeam: (teamId) => db.select({ id: players.id }).from(players).where(eq(players.teamId, teamId)).all().map((row) => row.id),
+    idsOfTeam: (teamId) =>
+      db
+        .select({ id: players.id })
+        .from(players)
+        .where(eq(players.teamId, teamId))
+        .all()
+        .map((row) => row.id),
     // bun:sqlite reports the count without a RETURNING round of row mapping.
     delete: (teamId, id) => deleteStatement(db).run({ id, teamId }).changes > 0,
   };
@@ -76,7 +82,9 @@ const playerByHash = prepared((db) =>
 );
 
 // Plain bun:sqlite on the per-token checks: drizzle's row mapping costs as much again as the query.
-const playerVersion = prepared((db) => db.$client.query<{ version: number; teamId: number }, { id: number }>("SELECT version, team_id AS teamId FROM players WHERE id = $id"));
+const playerVersion = prepared((db) =>
+  db.$client.query<{ version: number; teamId: number }, { id: number }>("SELECT version, team_id AS teamId FROM players WHERE id = $id"),
+);
 
 const tokenStateStatement = prepared((db) =>
   db.$client.query<{ version: number; teamId: number; serviceAccountTeamId: number | null }, { id: number; serviceAccountId: number }>(

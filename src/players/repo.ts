@@ -2,8 +2,9 @@
  * Every query about players, as one async interface with a SQLite (repo-sqlite.ts) and a PostgreSQL
  * (repo-pg.ts) implementation; test/db/contract/players.test.ts holds both to it.
  */
-import type { Player } from "../db/schema.ts";
+
 import type { PlayerLookup } from "../auth/index.ts";
+import type { Player } from "../db/schema.ts";
 
 export type NewPlayer = { teamId: number; externalId: string; federatedIdEnc: Buffer; federatedIdHash: string };
 

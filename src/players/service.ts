@@ -4,20 +4,21 @@
  * their conversation in the same transaction; deleting or resetting a player ends their tokens and sockets at
  * once (after the change has committed).
  */
-import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import type { Store } from "../db/store.ts";
-import type { Secrets } from "../auth/secrets.ts";
+
+import { generateKey } from "../auth/index.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { Config } from "../config.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
-import type { IncidentRepo } from "../incidents/repo.ts";
-import type { PlayerRepo } from "./repo.ts";
+import type { Database } from "../db/database.ts";
+import { isUniqueViolation } from "../db/errors.ts";
+import type { Player } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import { generateKey } from "../auth/index.ts";
-import type { Player } from "../db/schema.ts";
-import { isUniqueViolation } from "../db/errors.ts";
+import type { IncidentRepo } from "../incidents/repo.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
+import type { PlayerRepo } from "./repo.ts";
 
 /** The repositories the players feature uses. */
 export type PlayerRepositories = { players: PlayerRepo; conversations: ConversationRepo; incidents: IncidentRepo };
@@ -125,4 +126,3 @@ function federatedId(deps: PlayerNeeds, player: Player): string {
   if (value === null) throw new Error("stored federated id cannot be decrypted (wrong HOOT_SECRET_KEY?)");
   return value;
 }
-

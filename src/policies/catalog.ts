@@ -3,7 +3,7 @@
  * ("default" first, naming the strictest) from the safety library, then the caller's team's own.
  */
 import { builtinPolicyEntries } from "../engine/index.ts";
-import { teamPolicySummaries, type SafetyPolicyNeeds } from "../safety-policies/service.ts";
+import { type SafetyPolicyNeeds, teamPolicySummaries } from "../safety-policies/service.ts";
 
 export interface PolicyInfo {
   name: string;

@@ -3,8 +3,8 @@
  * team's own (managed under /api/safety-policies). Routes: GET /api/policies.
  */
 import { Elysia, t } from "elysia";
-import type { SafetyPolicyNeeds } from "../safety-policies/service.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
+import type { SafetyPolicyNeeds } from "../safety-policies/service.ts";
 import { listPolicies } from "./catalog.ts";
 
 const PolicyList = t.Object({
@@ -18,6 +18,10 @@ export function policiesRoutes(deps: AuthNeeds & SafetyPolicyNeeds) {
     .get("/api/policies", async ({ caller }) => ({ policies: await listPolicies(deps, caller.kind === "operator" ? null : caller.teamId) }), {
       access: ["developer", "service", "operator"],
       response: PolicyList,
-      detail: { summary: "Safety policies", description: 'The policies a configuration may name in safety_policy: the built-in ones ("default" names the strictest children\'s policy), then the team\'s own.' },
+      detail: {
+        summary: "Safety policies",
+        description:
+          "The policies a configuration may name in safety_policy: the built-in ones (\"default\" names the strictest children's policy), then the team's own.",
+      },
     });
 }

@@ -4,11 +4,11 @@
  * GET|POST /api/safety-policies, GET|PUT|DELETE /api/safety-policies/{name}.
  */
 import { Elysia } from "elysia";
-import type { Config } from "../config.ts";
-import type { SafetyPolicyNeeds } from "./service.ts";
-import { noContent } from "../http/no-content.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
+import type { Config } from "../config.ts";
+import { noContent } from "../http/no-content.ts";
 import { PolicyParams, PolicyRequestBody, TeamPolicyList, TeamPolicyView } from "./model.ts";
+import type { SafetyPolicyNeeds } from "./service.ts";
 import { createTeamPolicy, deleteTeamPolicy, getTeamPolicy, listTeamPolicies, putTeamPolicy } from "./service.ts";
 
 /** The team safety policies controller. */
@@ -28,7 +28,8 @@ export function safetyPoliciesRoutes(deps: AuthNeeds & SafetyPolicyNeeds & { con
         response: { 201: TeamPolicyView },
         detail: {
           summary: "Create a team safety policy",
-          description: "A name and the policy: changes to a built-in base (per-category actions, redirect lines, blocked and allowed terms). 400 invalid_policy names the field; 409 name_taken.",
+          description:
+            "A name and the policy: changes to a built-in base (per-category actions, redirect lines, blocked and allowed terms). 400 invalid_policy names the field; 409 name_taken.",
         },
       },
     )
@@ -71,7 +72,10 @@ export function safetyPoliciesRoutes(deps: AuthNeeds & SafetyPolicyNeeds & { con
       {
         auth: ["developer"],
         params: PolicyParams,
-        detail: { summary: "Delete a team safety policy", description: "Sessions using it keep their copy until they reconfigure; a later set_configuration naming it fails." },
+        detail: {
+          summary: "Delete a team safety policy",
+          description: "Sessions using it keep their copy until they reconfigure; a later set_configuration naming it fails.",
+        },
       },
     );
 }

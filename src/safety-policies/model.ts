@@ -3,11 +3,12 @@
  * src/engine/safety/policy/model.ts), which names the field in every error; the route only requires a JSON
  * object, so that those sentences (not Elysia's) reach the developer. The schemas here document the answers.
  */
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 
 /** Any JSON object: the library validates it (see the README's "Team policies"). */
 export const PolicyRequestBody = t.Record(t.String(), t.Unknown(), {
-  description: "A team policy: name (POST), description, base, categories, redirect_lines, blocked_terms, allowed_terms, check_output, strict_after. See the README's Child safety section.",
+  description:
+    "A team policy: name (POST), description, base, categories, redirect_lines, blocked_terms, allowed_terms, check_output, strict_after. See the README's Child safety section.",
 });
 
 export const PolicyParams = t.Object({ name: t.String({ maxLength: 200 }) });

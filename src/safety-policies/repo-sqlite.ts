@@ -11,7 +11,10 @@ export function sqliteSafetyPolicyRepo(db: Db): Synchronous<SafetyPolicyRepo> {
   return {
     find: (teamId, name) => byName(db).get({ teamId, name }) ?? null,
     list: (teamId) => db.select().from(safetyPolicies).where(eq(safetyPolicies.teamId, teamId)).orderBy(asc(safetyPolicies.name)).all(),
-    names: (teamId) => names(db).all({ teamId }).map((row) => row.name),
+    names: (teamId) =>
+      names(db)
+        .all({ teamId })
+        .map((row) => row.name),
     count: (teamId) => db.select({ n: sql<number>`count(*)` }).from(safetyPolicies).where(eq(safetyPolicies.teamId, teamId)).get()?.n ?? 0,
     insert: (teamId, name, body) => db.insert(safetyPolicies).values({ teamId, name, body }).returning().get(),
     replace: (teamId, name, body) =>
@@ -26,7 +29,9 @@ export function sqliteSafetyPolicyRepo(db: Db): Synchronous<SafetyPolicyRepo> {
   };
 }
 
-const deleteStatement = prepared((db) => db.$client.query<never, { teamId: number; name: string }>("DELETE FROM safety_policies WHERE team_id = $teamId AND name = $name"));
+const deleteStatement = prepared((db) =>
+  db.$client.query<never, { teamId: number; name: string }>("DELETE FROM safety_policies WHERE team_id = $teamId AND name = $name"),
+);
 
 const byName = prepared((db) =>
   db
@@ -36,4 +41,6 @@ const byName = prepared((db) =>
     .prepare(),
 );
 
-const names = prepared((db) => db.$client.query<{ name: string }, { teamId: number }>("SELECT name FROM safety_policies WHERE team_id = $teamId ORDER BY name"));
+const names = prepared((db) =>
+  db.$client.query<{ name: string }, { teamId: number }>("SELECT name FROM safety_policies WHERE team_id = $teamId ORDER BY name"),
+);

@@ -14,15 +14,15 @@
  *   silently overwrite each other.
  */
 import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
-import type { SafetyPolicyRepo } from "./repo.ts";
-import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
-import { safetyLibrary } from "../engine/index.ts";
-import type { TeamPolicyBody, TeamPolicyRow } from "../engine/index.ts";
-import type { SafetyPolicyRow } from "../db/schema.ts";
-import type { StoredPolicy } from "../interact/safety.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { SafetyPolicyRow } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import type { TeamPolicyBody, TeamPolicyRow } from "../engine/index.ts";
+import { safetyLibrary } from "../engine/index.ts";
+import { Conflict, InvalidRequest, LimitReached, NotFound } from "../errors.ts";
+import type { StoredPolicy } from "../interact/safety.ts";
 import type { TeamPolicyView } from "./model.ts";
+import type { SafetyPolicyRepo } from "./repo.ts";
 
 /** What the team safety policies feature needs. */
 export interface SafetyPolicyNeeds {
@@ -60,12 +60,18 @@ export async function createTeamPolicy(deps: WriteNeeds, teamId: number, body: u
  * shows: `name` must then match, `version` must be the stored one). `created` says which happened.
  */
 export async function putTeamPolicy(deps: WriteNeeds, teamId: number, name: string, body: unknown): Promise<{ created: boolean; policy: TeamPolicyView }> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InvalidRequest("The request body must be a JSON object (a team policy).", "invalid_policy");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new InvalidRequest("The request body must be a JSON object (a team policy).", "invalid_policy");
   const fields = new Map(Object.entries(body));
   const named = fields.get("name");
-  if (named !== undefined && named !== name) throw new InvalidRequest(`Field "name" ("${String(named)}") does not match the policy in the path ("${name}"); a policy is renamed by creating the new name and deleting the old one.`, "invalid_policy");
+  if (named !== undefined && named !== name)
+    throw new InvalidRequest(
+      `Field "name" ("${String(named)}") does not match the policy in the path ("${name}"); a policy is renamed by creating the new name and deleting the old one.`,
+      "invalid_policy",
+    );
   const version = fields.get("version");
-  if (version !== undefined && !Number.isSafeInteger(version)) throw new InvalidRequest('Field "version" must be the whole number GET answered.', "invalid_policy");
+  if (version !== undefined && !Number.isSafeInteger(version))
+    throw new InvalidRequest('Field "version" must be the whole number GET answered.', "invalid_policy");
   for (const key of ["name", "version", ...READ_ONLY]) fields.delete(key);
   const candidate = Object.fromEntries(fields);
   // Validated with its name, so a path that is not a valid policy name is refused like a POST body would be.
@@ -116,7 +122,8 @@ export async function resolveStoredPolicy(deps: SafetyPolicyNeeds, teamId: numbe
 }
 
 async function insertNew(deps: SafetyPolicyNeeds, teamId: number, name: string, policy: TeamPolicyBody, cap: number): Promise<SafetyPolicyRow> {
-  if ((await deps.store.safetyPolicies.count(teamId)) >= cap) throw new LimitReached("safety policies", cap, "HOOT_MAX_SAFETY_POLICIES_PER_TEAM", "delete one first");
+  if ((await deps.store.safetyPolicies.count(teamId)) >= cap)
+    throw new LimitReached("safety policies", cap, "HOOT_MAX_SAFETY_POLICIES_PER_TEAM", "delete one first");
   try {
     return await deps.store.safetyPolicies.insert(teamId, name, JSON.stringify(policy));
   } catch (error) {

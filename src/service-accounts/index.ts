@@ -6,10 +6,10 @@
  * (POST /api/users with user_type playerLogin or playerCreate) is routed by users/.
  */
 import { Elysia, t } from "elysia";
-import type { ServiceAccountNeeds } from "./service.ts";
-import { noContent } from "../http/no-content.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
+import { noContent } from "../http/no-content.ts";
 import { CreateServiceAccountBody, SdkServiceAccountList, ServiceAccountBody, ServiceAccountParams } from "./model.ts";
+import type { ServiceAccountNeeds } from "./service.ts";
 import { asSdkServiceAccount, createServiceAccount, listTeamServiceAccounts, removeServiceAccount } from "./service.ts";
 
 /** The service accounts controller. */
@@ -42,12 +42,16 @@ export function serviceAccountsRoutes(deps: AuthNeeds & ServiceAccountNeeds) {
       },
       { auth: ["developer"], params: ServiceAccountParams, detail: { summary: "Delete a service account", description: "Its tokens stop working at once." } },
     )
-    .get("/api/users/service_accounts", async ({ caller }) => ({ service_accounts: (await listTeamServiceAccounts(deps, caller.teamId)).map(asSdkServiceAccount) }), {
-      auth: ["developer"],
-      response: SdkServiceAccountList,
-      detail: {
-        summary: "List service accounts (hosted engine's shape)",
-        description: "The team's service accounts as the hosted engine's SDKs read them; user_type is playerLogin or playerCreate.",
+    .get(
+      "/api/users/service_accounts",
+      async ({ caller }) => ({ service_accounts: (await listTeamServiceAccounts(deps, caller.teamId)).map(asSdkServiceAccount) }),
+      {
+        auth: ["developer"],
+        response: SdkServiceAccountList,
+        detail: {
+          summary: "List service accounts (hosted engine's shape)",
+          description: "The team's service accounts as the hosted engine's SDKs read them; user_type is playerLogin or playerCreate.",
+        },
       },
-    });
+    );
 }

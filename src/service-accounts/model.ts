@@ -1,4 +1,4 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 import { IdSegment } from "../http/params.ts";
 
 export const Permission = t.Union([t.Literal("playerLogin"), t.Literal("playerCreate")]);
@@ -6,7 +6,9 @@ export const Permission = t.Union([t.Literal("playerLogin"), t.Literal("playerCr
 export const CreateServiceAccountBody = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: 100 }),
-    permissions: t.Optional(t.Array(Permission, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'default ["playerLogin"]; add "playerCreate" for a backend key' })),
+    permissions: t.Optional(
+      t.Array(Permission, { minItems: 1, maxItems: 2, uniqueItems: true, description: 'default ["playerLogin"]; add "playerCreate" for a backend key' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2,8 +2,9 @@
  * Every query about service accounts, as one async interface with a SQLite (repo-sqlite.ts) and a PostgreSQL
  * (repo-pg.ts) implementation; test/db/contract/service-accounts.test.ts holds both to it.
  */
-import type { ServiceAccount } from "../db/schema.ts";
+
 import type { ServiceAccountLookup, ServiceAccountState } from "../auth/index.ts";
+import type { ServiceAccount } from "../db/schema.ts";
 
 export type NewServiceAccount = { teamId: number; name: string; playerCreate: boolean; keyEnc: Buffer; keyHash: string };
 

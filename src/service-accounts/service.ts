@@ -4,16 +4,17 @@
  * account ends its tokens and the sockets of the players it logged in. A team has at most
  * HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM accounts (409 limit_reached past it).
  */
-import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
-import type { Secrets } from "../auth/secrets.ts";
-import type { RevocationBus } from "../auth/revocations.ts";
-import type { ServiceAccountRepo } from "./repo.ts";
-import { Conflict, LimitReached, NotFound } from "../errors.ts";
+
 import { generateKey, maskKey } from "../auth/index.ts";
-import type { ServiceAccount } from "../db/schema.ts";
+import type { RevocationBus } from "../auth/revocations.ts";
+import type { Secrets } from "../auth/secrets.ts";
+import type { Config } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { ServiceAccount } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, LimitReached, NotFound } from "../errors.ts";
 import type { CreatedSdkServiceAccount, SdkServiceAccount, ServiceAccountBody } from "./model.ts";
+import type { ServiceAccountRepo } from "./repo.ts";
 
 /** The repositories the service accounts feature uses. */
 export type ServiceAccountRepositories = { serviceAccounts: ServiceAccountRepo };
@@ -34,7 +35,8 @@ export async function createServiceAccount(deps: ServiceAccountNeeds, teamId: nu
     const row = await deps.store.transaction(async (tx) => {
       if (await tx.serviceAccounts.findByName(teamId, name)) throw taken();
       const cap = deps.config.maxServiceAccountsPerTeam;
-      if ((await tx.serviceAccounts.list(teamId)).length >= cap) throw new LimitReached("service accounts", cap, "HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "delete one before creating another");
+      if ((await tx.serviceAccounts.list(teamId)).length >= cap)
+        throw new LimitReached("service accounts", cap, "HOOT_MAX_SERVICE_ACCOUNTS_PER_TEAM", "delete one before creating another");
       return tx.serviceAccounts.insert({ teamId, name, playerCreate, keyEnc: deps.secrets.encrypt(apiKey), keyHash: deps.secrets.lookupHash(apiKey) });
     });
     return show(row, apiKey);

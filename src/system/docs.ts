@@ -2,8 +2,9 @@
  * The API docs page: Swagger UI from the swagger-ui-dist package, imported as files so that
  * `bun build --compile` embeds them and /docs works offline.
  */
-import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
+
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { NotFound } from "../errors.ts";
 
 // A Map, not an object literal: the name comes from the URL, and `ASSETS["constructor"]` must not find anything.

@@ -1,4 +1,4 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 import { IdSegment } from "../http/params.ts";
 
 export const TeamRef = t.Object({ pk: t.Integer(), name: t.String() });
@@ -11,7 +11,13 @@ export type TeamBody = Static<typeof TeamBody>;
 
 export const TeamEnvelope = t.Object({ team: TeamBody });
 
-export const TeamName = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", rule: "text with at least one character that is not a space", description: "unique across the deployment" });
+export const TeamName = t.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: "\\S",
+  rule: "text with at least one character that is not a space",
+  description: "unique across the deployment",
+});
 
 export const CreateTeamBody = t.Object({ name: TeamName }, { additionalProperties: false });
 

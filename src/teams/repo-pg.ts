@@ -1,6 +1,6 @@
 /** The teams repository (repo.ts) on PostgreSQL. */
 import { eq } from "drizzle-orm";
-import { execute, query, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import { teamMembers, teams } from "../db/pg/schema.ts";
 import type { TeamRepo } from "./repo.ts";
 
@@ -22,7 +22,11 @@ export function pgTeamRepo(db: PgDb): TeamRepo {
       await db.delete(teams).where(eq(teams.id, id));
     },
     teamsOfUser: (userId) =>
-      query<{ id: number; name: string }>(db, "SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = $1 ORDER BY m.team_id", [userId]),
+      query<{ id: number; name: string }>(
+        db,
+        "SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = $1 ORDER BY m.team_id",
+        [userId],
+      ),
     isMember: async (userId, teamId) => (await query(db, "SELECT 1 FROM team_members WHERE user_id = $1 AND team_id = $2", [userId, teamId])).length > 0,
     memberships: () =>
       db

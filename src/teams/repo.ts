@@ -2,8 +2,9 @@
  * Every query about teams and membership, as one async interface with a SQLite (repo-sqlite.ts) and a
  * PostgreSQL (repo-pg.ts) implementation; test/db/contract/teams.test.ts holds both to it.
  */
-import type { Team } from "../db/schema.ts";
+
 import type { TeamLookup } from "../auth/index.ts";
+import type { Team } from "../db/schema.ts";
 
 export interface TeamRepo {
   /** True when at least one team exists (the dev bootstrap runs only on an empty database). */

@@ -3,15 +3,16 @@
  * everything that belongs to it (players and their conversations, service accounts, memberships) in one
  * transaction, and every token and socket of it ends at once (after the commit).
  */
-import type { Store } from "../db/store.ts";
-import type { UserRepo } from "../users/repo.ts";
-import type { TeamRepo } from "./repo.ts";
-import { Conflict, NotFound } from "../errors.ts";
-import type { Team } from "../db/schema.ts";
+
 import { isUniqueViolation } from "../db/errors.ts";
-import { removeTeamPlayers, type PlayerNeeds, type PlayerRepositories } from "../players/service.ts";
+import type { Team } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, NotFound } from "../errors.ts";
+import { type PlayerNeeds, type PlayerRepositories, removeTeamPlayers } from "../players/service.ts";
 import { removeTeamServiceAccounts, type ServiceAccountNeeds, type ServiceAccountRepositories } from "../service-accounts/service.ts";
+import type { UserRepo } from "../users/repo.ts";
 import type { TeamBody, TeamRef } from "./model.ts";
+import type { TeamRepo } from "./repo.ts";
 
 /** The repositories the teams feature uses. */
 export type TeamRepositories = { teams: TeamRepo; users: UserRepo };

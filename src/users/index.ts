@@ -7,9 +7,11 @@
  * POST|DELETE /api/users/{user_pk}/teams/{team_pk}.
  */
 import { Elysia } from "elysia";
-import type { UserNeeds } from "./service.ts";
 import { type AuthNeeds, authPlugin, developerId } from "../auth/index.ts";
+import { noContent } from "../http/no-content.ts";
+import { operatorOnly } from "../operator/routes.ts";
 import { CreatedUser, CreateUserBody, EditUserBody, InvitedDeveloper, Me, MembershipParams, RotatedKey, UserEnvelope, UserList, UserParams } from "./model.ts";
+import type { UserNeeds } from "./service.ts";
 import {
   addDeveloperToTeam,
   createUser,
@@ -22,8 +24,6 @@ import {
   renameDeveloper,
   rotateDeveloperKey,
 } from "./service.ts";
-import { operatorOnly } from "../operator/routes.ts";
-import { noContent } from "../http/no-content.ts";
 
 /** The users controller. */
 export function usersRoutes(deps: AuthNeeds & UserNeeds) {
@@ -81,7 +81,10 @@ export function usersRoutes(deps: AuthNeeds & UserNeeds) {
         },
       },
     )
-    .get("/api/users/:user_pk", async ({ params }) => ({ user: await getDeveloper(deps, Number(params.user_pk)) }), { ...operatorOnly(UserParams, "Get a developer"), response: UserEnvelope })
+    .get("/api/users/:user_pk", async ({ params }) => ({ user: await getDeveloper(deps, Number(params.user_pk)) }), {
+      ...operatorOnly(UserParams, "Get a developer"),
+      response: UserEnvelope,
+    })
     .patch("/api/users/:user_pk", async ({ params, body }) => ({ user: await renameDeveloper(deps, Number(params.user_pk), body.name ?? undefined) }), {
       ...operatorOnly(UserParams, "Rename a developer"),
       body: EditUserBody,
@@ -90,11 +93,19 @@ export function usersRoutes(deps: AuthNeeds & UserNeeds) {
     .delete("/api/users/:user_pk", async ({ params }) => (await removeDeveloper(deps, Number(params.user_pk)), noContent()), {
       ...operatorOnly(UserParams, "Delete a developer", "Their key and tokens stop working at once."),
     })
-    .post("/api/users/:user_pk/teams/:team_pk", async ({ params }) => ({ user: await addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }), {
-      ...operatorOnly(MembershipParams, "Add a developer to a team"),
-      response: UserEnvelope,
-    })
-    .delete("/api/users/:user_pk/teams/:team_pk", async ({ params }) => (await removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()), {
-      ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
-    });
+    .post(
+      "/api/users/:user_pk/teams/:team_pk",
+      async ({ params }) => ({ user: await addDeveloperToTeam(deps, Number(params.user_pk), Number(params.team_pk)) }),
+      {
+        ...operatorOnly(MembershipParams, "Add a developer to a team"),
+        response: UserEnvelope,
+      },
+    )
+    .delete(
+      "/api/users/:user_pk/teams/:team_pk",
+      async ({ params }) => (await removeDeveloperFromTeam(deps, Number(params.user_pk), Number(params.team_pk)), noContent()),
+      {
+        ...operatorOnly(MembershipParams, "Remove a developer from a team", "Their tokens for that team stop working at once."),
+      },
+    );
 }

@@ -1,7 +1,7 @@
-import { t, type Static } from "elysia";
+import { type Static, t } from "elysia";
 import { IdSegment } from "../http/params.ts";
-import { TeamRef } from "../teams/model.ts";
 import { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
+import { TeamRef } from "../teams/model.ts";
 
 export const Me = t.Object({
   pk: t.Integer(),

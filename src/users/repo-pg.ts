@@ -1,6 +1,6 @@
 /** The users repository (repo.ts) on PostgreSQL; the hot paths are one plain statement each. */
 import { eq, sql } from "drizzle-orm";
-import { execute, query, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import { users } from "../db/pg/schema.ts";
 import type { UserRepo } from "./repo.ts";
 

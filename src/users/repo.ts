@@ -2,8 +2,9 @@
  * Every query about developer users, as one async interface with a SQLite (repo-sqlite.ts) and a PostgreSQL
  * (repo-pg.ts) implementation; test/db/contract/users.test.ts holds both to it.
  */
-import type { User } from "../db/schema.ts";
+
 import type { DeveloperLookup } from "../auth/index.ts";
+import type { User } from "../db/schema.ts";
 
 export type NewUser = { name: string; email: string; apiKeyEnc: Buffer; apiKeyHash: string };
 

@@ -6,24 +6,25 @@
  * admin command) that created them; a developer of a team can only invite an e-mail (invitations/), never
  * create an account or attach an existing one to a team.
  */
-import type { Config } from "../config.ts";
-import type { Store } from "../db/store.ts";
+
+import { type Caller, generateKey } from "../auth/index.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Secrets } from "../auth/secrets.ts";
-import type { InvitationRepo } from "../invitations/repo.ts";
-import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
-import type { TeamRepo } from "../teams/repo.ts";
-import type { UserRepo } from "./repo.ts";
-import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
-import { generateKey, type Caller } from "../auth/index.ts";
-import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
-import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
-import type { User } from "../db/schema.ts";
+import type { Config } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
-import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
+import type { User } from "../db/schema.ts";
+import type { Store } from "../db/store.ts";
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "../errors.ts";
+import type { InvitationRepo } from "../invitations/repo.ts";
 import { inviteToTeam } from "../invitations/service.ts";
+import type { CreatedSdkServiceAccount } from "../service-accounts/model.ts";
+import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
+import { asCreatedSdkServiceAccount, createServiceAccount } from "../service-accounts/service.ts";
+import type { TeamRepo } from "../teams/repo.ts";
+import { joinTeam, leaveTeam, requireTeam, requireTeamById, teamsByUser, teamsOf } from "../teams/service.ts";
 import { normalizeEmail } from "./email.ts";
-import type { CreateUserBody, CreatedDeveloper, InvitedDeveloper, Me, UserBody } from "./model.ts";
+import type { CreatedDeveloper, CreateUserBody, InvitedDeveloper, Me, UserBody } from "./model.ts";
+import type { UserRepo } from "./repo.ts";
 
 /** What the users feature needs (creating a developer may create their team's first service account, or invite them). */
 export interface UserNeeds {
@@ -37,7 +38,10 @@ export interface UserNeeds {
  * Creates the developer if new (with a fresh key) and adds them to the team; `apiKey` is set only when created.
  * For the operator's tools only (admin command, start-up): it attaches an existing developer without asking them.
  */
-export async function createDeveloper(deps: UserNeeds, input: { teamName: string; email: string; name: string }): Promise<{ user: User; apiKey: string | null; teamId: number }> {
+export async function createDeveloper(
+  deps: UserNeeds,
+  input: { teamName: string; email: string; name: string },
+): Promise<{ user: User; apiKey: string | null; teamId: number }> {
   const person = checked(input);
   return onceMore(() =>
     deps.store.transaction(async (tx) => {
@@ -166,7 +170,12 @@ async function findOrCreate(deps: UserNeeds, person: { email: string; name: stri
 
 async function insertDeveloper(deps: UserNeeds, person: { email: string; name: string }): Promise<{ user: User; apiKey: string }> {
   const apiKey = generateKey("dk", deps.config.env);
-  const user = await deps.store.users.insert({ name: person.name, email: person.email, apiKeyEnc: deps.secrets.encrypt(apiKey), apiKeyHash: deps.secrets.lookupHash(apiKey) });
+  const user = await deps.store.users.insert({
+    name: person.name,
+    email: person.email,
+    apiKeyEnc: deps.secrets.encrypt(apiKey),
+    apiKeyHash: deps.secrets.lookupHash(apiKey),
+  });
   return { user, apiKey };
 }
 

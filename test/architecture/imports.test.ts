@@ -5,7 +5,7 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importCircles, importGraph, ROOT, sourceFiles, type ImportEdge } from "./import-graph.ts";
+import { type ImportEdge, importCircles, importGraph, ROOT, sourceFiles } from "./import-graph.ts";
 
 const graph = importGraph("src");
 const edges: ImportEdge[] = [...graph.values()].flat().filter((edge) => edge.to.startsWith("src/"));
@@ -18,8 +18,7 @@ const isWiring = (file: string) => file.startsWith(WIRING) || /^src\/(app|deps|s
  * Who may import the composition root: itself, the admin commands and the entry points (main.ts; server.ts, the
  * server's old address, which re-exports boot/server.ts for the tests that load the server's module graph by it).
  */
-const MAY_IMPORT_WIRING = (file: string) =>
-  file.startsWith("src/boot/") || file.startsWith("src/cli/") || file === "src/main.ts" || file === "src/server.ts";
+const MAY_IMPORT_WIRING = (file: string) => file.startsWith("src/boot/") || file.startsWith("src/cli/") || file === "src/main.ts" || file === "src/server.ts";
 /**
  * Engine modules that outside code may name directly, because they are loaded lazily (the codecs and the voice
  * activity detector on the first `add_audio`): only type-only and dynamic imports of them, so nothing loads at start.
@@ -33,12 +32,12 @@ const isRuleList = (file: string) => file.startsWith("src/engine/safety/detect/r
 const MAX_LINES = 420;
 const LONG_LINE = 160;
 /**
- * The goal is at most 20 lines over 160 characters. Today's figure is a ceiling that may only come down: the rest
- * are wrapped by the formatter issue 25 asks for, not by hand. The safety rules in src/engine/safety/detect/ are
- * rule data written as code (their own work moves them to data files) and are counted apart.
+ * The goal is at most 20 lines over 160 characters. Today's figure is a ceiling that may only come down: Biome
+ * (run by the test command) wraps what it can at 160; what is left are long string and regex literals. The safety
+ * rules in src/engine/safety/detect/ are rule data, one alternative a line, counted apart.
  */
 const LONG_LINES_GOAL = 20;
-const LONG_LINES_CEILING = 326;
+const LONG_LINES_CEILING = 51;
 const isRuleData = (file: string) => file.startsWith("src/engine/safety/detect/");
 
 describe("the import reader", () => {
@@ -49,7 +48,11 @@ describe("the import reader", () => {
     expect(of("src/boot/store.ts")).toContain("src/boot/store.ts -> src/users/repo.ts (type)");
     expect(of("src/server.ts")).toEqual(["src/server.ts -> src/boot/server.ts"]);
     const edge = (from: string, to: string): ImportEdge => ({ from, to, type: true, dynamic: false });
-    const circle = new Map([["a.ts", [edge("a.ts", "b.ts")]], ["b.ts", [edge("b.ts", "a.ts")]], ["c.ts", [edge("c.ts", "a.ts")]]]);
+    const circle = new Map([
+      ["a.ts", [edge("a.ts", "b.ts")]],
+      ["b.ts", [edge("b.ts", "a.ts")]],
+      ["c.ts", [edge("c.ts", "a.ts")]],
+    ]);
     expect(importCircles(circle)).toEqual([["a.ts", "b.ts"]]);
   });
 });
@@ -72,8 +75,10 @@ describe("the import graph of src/", () => {
 
   it("the wiring lives in src/boot (no app, deps or engine wiring at the top of src/; server.ts only re-exports)", () => {
     const top = sourceFiles("src").filter((file) => /^src\/(app|deps|engine-wiring)\.ts$/.test(file));
-    const server = readFileSync(join(ROOT, "src/server.ts"), "utf8").replace(/\/\*\*[\s\S]*?\*\/\n/, "").trim();
-    expect(server).toBe('export { startServer, type RunningServer, type ServerOptions } from "./boot/server.ts";');
+    const server = readFileSync(join(ROOT, "src/server.ts"), "utf8")
+      .replace(/\/\*\*[\s\S]*?\*\/\n/, "")
+      .trim();
+    expect(server).toBe('export { type RunningServer, type ServerOptions, startServer } from "./boot/server.ts";');
     expect(top).toEqual([]);
   });
 

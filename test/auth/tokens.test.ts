@@ -8,9 +8,9 @@
  * - forged, altered and malformed tokens are refused.
  */
 import { describe, expect, it } from "bun:test";
+import { Value } from "@sinclair/typebox/value";
 import fc from "fast-check";
 import { jwtVerify, SignJWT } from "jose";
-import { Value } from "@sinclair/typebox/value";
 import { createTokenService, TokenClaims } from "../../src/auth/tokens.ts";
 
 const KEY = new Uint8Array(32).fill(7);
@@ -65,12 +65,16 @@ describe("tokens: the same as jose", () => {
 
   it("every token jose signs the way @elysiajs/jwt did verifies to the same claims", async () => {
     await fc.assert(
-      fc.asyncProperty(validClaims, fc.constantFrom({ alg: "HS256", typ: "JWT" }, { alg: "HS256" }, { alg: "HS256", typ: "JWT", kid: "k1" }), async (claims, header) => {
-        const token = await joseSign({ ...claims, exp: now() + 600, iat: now(), jti: crypto.randomUUID() }, header);
-        const mine = await service().verify(token);
-        expect(mine).not.toBeNull();
-        expect(mine).toEqual((await joseVerify(token))!);
-      }),
+      fc.asyncProperty(
+        validClaims,
+        fc.constantFrom({ alg: "HS256", typ: "JWT" }, { alg: "HS256" }, { alg: "HS256", typ: "JWT", kid: "k1" }),
+        async (claims, header) => {
+          const token = await joseSign({ ...claims, exp: now() + 600, iat: now(), jti: crypto.randomUUID() }, header);
+          const mine = await service().verify(token);
+          expect(mine).not.toBeNull();
+          expect(mine).toEqual((await joseVerify(token))!);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -114,14 +118,18 @@ describe("tokens: the same as jose", () => {
   it("never accepts a token jose refuses: any one character changed", async () => {
     const { token } = await service().issue({ typ: "player", sub: "42", tid: 7, ver: 3, sa: 2 });
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ "), async (at, char) => {
-        const altered = token.slice(0, at) + char + token.slice(at + 1);
-        if (altered === token) return;
-        const mine = await service().verify(altered);
-        // Only a change jose cannot see (the unused low bits of the signature's last character) could pass
-        // jose; this check compares the exact signature text, so it refuses every change.
-        expect(mine).toBeNull();
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: token.length - 1 }),
+        fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ "),
+        async (at, char) => {
+          const altered = token.slice(0, at) + char + token.slice(at + 1);
+          if (altered === token) return;
+          const mine = await service().verify(altered);
+          // Only a change jose cannot see (the unused low bits of the signature's last character) could pass
+          // jose; this check compares the exact signature text, so it refuses every change.
+          expect(mine).toBeNull();
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -201,7 +209,12 @@ describe("tokens: refused", () => {
   });
 
   it("refuses claims outside the schema: an unknown type, a non-numeric subject, a version of 0", async () => {
-    for (const bad of [{ ...claims, typ: "admin" }, { ...claims, sub: "5a" }, { ...claims, ver: 0 }, { ...claims, tid: -1 }]) {
+    for (const bad of [
+      { ...claims, typ: "admin" },
+      { ...claims, sub: "5a" },
+      { ...claims, ver: 0 },
+      { ...claims, tid: -1 },
+    ]) {
       expect(await service().verify(await joseSign({ ...bad, exp: now() + 600 }))).toBeNull();
     }
   });

@@ -1,11 +1,11 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
+import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 import { runHoot, spawnServer } from "../helpers/process.ts";
 import { TEST_SECRET } from "../helpers/server.ts";
-import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 
 let dir: string;
 const env = () => ({ HOOT_DATA_DIR: join(dir, "data"), HOOT_SECRET_KEY: TEST_SECRET, HOOT_ENV: "staging" });
@@ -109,11 +109,18 @@ describe("hoot serve", () => {
       expect(statSync(join(work, "data/dev-credentials.json")).mode & 0o777).toBe(0o600);
       expect(statSync(join(work, "data/secret.key")).mode & 0o777).toBe(0o600);
       expect(stderr).toContain(creds.developer_api_key);
-      const login = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ api_key: creds.service_account_api_key }) });
+      const login = await fetch(`${url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ api_key: creds.service_account_api_key }),
+      });
       expect(login.status).toBe(200);
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);
-      const logs = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const logs = (await stdout)
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       expect(logs.some((l) => l.event === "stopped")).toBe(true);
       expect(existsSync(join(work, "data/hoot.db-wal")) ? statSync(join(work, "data/hoot.db-wal")).size : 0).toBe(0);
 

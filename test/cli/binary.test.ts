@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { decodeMp3 } from "../engine/tts/helpers.ts";
+import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 import { runHoot, spawnServer } from "../helpers/process.ts";
 import { api, login } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { decodeMp3 } from "../engine/tts/helpers.ts";
-import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 
 let dir: string;
 let binary: string;
@@ -65,29 +65,34 @@ describe("the compiled binary", () => {
     }
   }, 60_000);
 
-  it.skipIf(!PG_AVAILABLE)("runs on PostgreSQL from an empty folder: its embedded PostgreSQL migrations create the tables", async () => {
-    const empty = join(dir, "run-pg");
-    Bun.spawnSync(["mkdir", "-p", empty]);
-    const database = await createPgDatabase();
-    const { proc, url } = await spawnServer(empty, { HOOT_DATABASE_URL: database.url, HOOT_SECRET_KEY: Buffer.alloc(32, 3).toString("base64") }, [binary]);
-    try {
-      expect((await fetch(`${url}/api/ready`)).status).toBe(200);
-      const creds = JSON.parse(readFileSync(join(empty, "data/dev-credentials.json"), "utf8"));
-      const token = (await login(url, { api_key: creds.developer_api_key })).access_token;
-      expect((await api(url, "POST", "/api/players", { token, body: { external_id: "pg-kid" } })).status).toBe(201);
-      // No SQLite file: the data is in PostgreSQL.
-      expect(existsSync(join(empty, "data/hoot.db"))).toBe(false);
-    } finally {
-      proc.kill("SIGTERM");
-      expect(await proc.exited).toBe(0);
-      await database.drop();
-    }
-  }, 60_000);
+  it.skipIf(!PG_AVAILABLE)(
+    "runs on PostgreSQL from an empty folder: its embedded PostgreSQL migrations create the tables",
+    async () => {
+      const empty = join(dir, "run-pg");
+      Bun.spawnSync(["mkdir", "-p", empty]);
+      const database = await createPgDatabase();
+      const { proc, url } = await spawnServer(empty, { HOOT_DATABASE_URL: database.url, HOOT_SECRET_KEY: Buffer.alloc(32, 3).toString("base64") }, [binary]);
+      try {
+        expect((await fetch(`${url}/api/ready`)).status).toBe(200);
+        const creds = JSON.parse(readFileSync(join(empty, "data/dev-credentials.json"), "utf8"));
+        const token = (await login(url, { api_key: creds.developer_api_key })).access_token;
+        expect((await api(url, "POST", "/api/players", { token, body: { external_id: "pg-kid" } })).status).toBe(201);
+        // No SQLite file: the data is in PostgreSQL.
+        expect(existsSync(join(empty, "data/hoot.db"))).toBe(false);
+      } finally {
+        proc.kill("SIGTERM");
+        expect(await proc.exited).toBe(0);
+        await database.drop();
+      }
+    },
+    60_000,
+  );
 
   it("explains itself: --help lists the commands and settings, not a README that is not beside it", async () => {
     const res = await runHoot(["--help"], dir, {}, [binary]);
     expect(res.code).toBe(0);
-    for (const text of ["hoot admin <command>", "create-team", "backup", "restore", "HOOT_PORT", "HOOT_SECRET_KEY", "HOOT_CORS_ORIGINS"]) expect(res.stdout).toContain(text);
+    for (const text of ["hoot admin <command>", "create-team", "backup", "restore", "HOOT_PORT", "HOOT_SECRET_KEY", "HOOT_CORS_ORIGINS"])
+      expect(res.stdout).toContain(text);
     expect(res.stdout).not.toContain("README.md");
   });
 });

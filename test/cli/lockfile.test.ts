@@ -14,7 +14,13 @@ describe("package-lock.json", () => {
     const rootEntry = lock.packages[""];
     expect(lock.name).toBe(pkg.name);
     expect(lock.version).toBe(pkg.version);
-    expect({ name: rootEntry.name, version: rootEntry.version, bin: rootEntry.bin, dependencies: rootEntry.dependencies, devDependencies: rootEntry.devDependencies }).toEqual({
+    expect({
+      name: rootEntry.name,
+      version: rootEntry.version,
+      bin: rootEntry.bin,
+      dependencies: rootEntry.dependencies,
+      devDependencies: rootEntry.devDependencies,
+    }).toEqual({
       name: pkg.name,
       version: pkg.version,
       bin: pkg.bin,

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { settingNames } from "../../src/cli/help.ts";
 import { runHoot, spawnServer } from "../helpers/process.ts";
 import { TEST_SECRET } from "../helpers/server.ts";
-import { settingNames } from "../../src/cli/help.ts";
 
 let root: string;
 beforeAll(() => {
@@ -147,7 +147,7 @@ describe("stopping", () => {
     const port = Number(new URL(url).port);
     // A client that announces 1,000 bytes of body and sends 10, then goes quiet.
     const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, close() {} } });
-    socket.write("POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"api_key\"");
+    socket.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"api_key"');
     // A request sent after it has been answered: by then the server has read the stalled one's head too.
     await Bun.sleep(100);
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
@@ -155,7 +155,10 @@ describe("stopping", () => {
     proc.kill("SIGTERM");
     expect(await exitWithin(proc, 8000)).toBe(0);
     socket.end();
-    const logs = (await stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const logs = (await stdout)
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(logs.find((l) => l.event === "drain_deadline")).toMatchObject({ level: 40 });
     expect(logs.some((l) => l.event === "stopped")).toBe(true);
   }, 30_000);

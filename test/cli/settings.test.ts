@@ -7,7 +7,7 @@ import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { helpText, settingNames } from "../../src/cli/help.ts";
 import { loadConfig } from "../../src/config.ts";
-import { SETTINGS, plain, settingOf, shownDefault } from "../../src/settings.ts";
+import { plain, SETTINGS, settingOf, shownDefault } from "../../src/settings.ts";
 
 describe("the settings table", () => {
   it("holds exactly the settings the server reads, each default within its bounds and choices", () => {

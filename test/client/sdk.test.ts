@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { HootApi, HootError, InteractClient, wsUrl, type InteractEvent } from "../../src/client/index.ts";
-import { createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
+import { HootApi, HootError, InteractClient, type InteractEvent, wsUrl } from "../../src/client/index.ts";
+import { createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -35,7 +35,12 @@ describe("InteractClient", () => {
     const hoot = new HootApi(file.server.url);
     await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("chatty");
-    const client = new InteractClient({ baseUrl: `${file.server.url}/api`, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie the owl, a wise and kind friend." } });
+    const client = new InteractClient({
+      baseUrl: `${file.server.url}/api`,
+      apiKey: file.team.publicKey,
+      federatedId: player.federated_id,
+      config: { prompt: "You are Ollie the owl, a wise and kind friend." },
+    });
     await client.connect();
     const greeting = await collect(client.interact(".", { context: { player_name: "Mia" }, audioOutput: false }));
     const greetingText = greeting.find((e) => e.event === "text_complete") as { text: string };
@@ -105,7 +110,13 @@ describe("InteractClient", () => {
       const hoot = new HootApi(short.url);
       await hoot.login(t.developerKey);
       const player = await hoot.createPlayer("long-session");
-      const client = new InteractClient({ baseUrl: short.url, apiKey: t.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." }, refreshLeadSeconds: 2 });
+      const client = new InteractClient({
+        baseUrl: short.url,
+        apiKey: t.publicKey,
+        federatedId: player.federated_id,
+        config: { prompt: "You are Ollie." },
+        refreshLeadSeconds: 2,
+      });
       await client.connect();
       await Bun.sleep(4500);
       const events = await collect(client.interact("hello", { audioOutput: false }));
@@ -121,7 +132,12 @@ describe("InteractClient", () => {
     const hoot = new HootApi(file.server.url);
     await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("closer");
-    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+    const client = new InteractClient({
+      baseUrl: file.server.url,
+      apiKey: file.team.publicKey,
+      federatedId: player.federated_id,
+      config: { prompt: "You are Ollie." },
+    });
     for (let round = 0; round < 3; round++) {
       const first = await collect(client.interact("hello", { audioOutput: false }));
       expect(first.at(-1)!.event).toBe("interaction_complete");
@@ -140,7 +156,13 @@ describe("InteractClient", () => {
     const hoot = new HootApi(file.server.url);
     await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("dropper");
-    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." }, reconnect: false });
+    const client = new InteractClient({
+      baseUrl: file.server.url,
+      apiKey: file.team.publicKey,
+      federatedId: player.federated_id,
+      config: { prompt: "You are Ollie." },
+      reconnect: false,
+    });
     await client.connect();
     client.close();
     // Started while the first socket is still closing: it goes out on a new socket and must not see that close.
@@ -153,7 +175,12 @@ describe("InteractClient", () => {
     const hoot = new HootApi(file.server.url);
     await hoot.login(file.team.developerKey);
     const player = await hoot.createPlayer("reconnector");
-    const client = new InteractClient({ baseUrl: file.server.url, apiKey: file.team.publicKey, federatedId: player.federated_id, config: { prompt: "You are Ollie." } });
+    const client = new InteractClient({
+      baseUrl: file.server.url,
+      apiKey: file.team.publicKey,
+      federatedId: player.federated_id,
+      config: { prompt: "You are Ollie." },
+    });
     await client.connect();
     await file.server.interact.connections.shutdown();
     await Bun.sleep(600);

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { generateKey } from "../../src/auth/keys.ts";
-import { api, createPlayer, createTeamFixture, type TeamFixture } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, type TeamFixture } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
-import { PG_AVAILABLE, startNodes, type Nodes } from "./nodes.ts";
+import { type Nodes, PG_AVAILABLE, startNodes } from "./nodes.ts";
 
 describe.skipIf(!PG_AVAILABLE)("limits across two nodes", () => {
   let cluster: Nodes;
@@ -33,7 +33,9 @@ describe.skipIf(!PG_AVAILABLE)("limits across two nodes", () => {
     }
     expect((await api(b!.url, "POST", "/api/auth/login", { body: { api_key: team.developerKey }, headers: from })).status).toBe(200);
     // Another address is not affected.
-    expect((await api(a!.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "203.0.113.10" } })).status).toBe(401);
+    expect(
+      (await api(a!.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "203.0.113.10" } })).status,
+    ).toBe(401);
   });
 
   it("refuses a federated id on every node once it failed its limit across them, even with the right one after", async () => {
@@ -42,9 +44,23 @@ describe.skipIf(!PG_AVAILABLE)("limits across two nodes", () => {
     const wrong = generateKey("fid", "dev");
     for (let i = 0; i < 4; i++) {
       const node = i % 2 ? b! : a!;
-      expect((await api(node.url, "POST", "/api/auth/login", { body: { api_key: team.publicKey, federated_id: wrong }, headers: { "x-forwarded-for": `198.51.100.${i}` } })).status).toBe(401);
+      expect(
+        (
+          await api(node.url, "POST", "/api/auth/login", {
+            body: { api_key: team.publicKey, federated_id: wrong },
+            headers: { "x-forwarded-for": `198.51.100.${i}` },
+          })
+        ).status,
+      ).toBe(401);
     }
-    expect((await api(b!.url, "POST", "/api/auth/login", { body: { api_key: team.publicKey, federated_id: wrong }, headers: { "x-forwarded-for": "198.51.100.77" } })).status).toBe(429);
+    expect(
+      (
+        await api(b!.url, "POST", "/api/auth/login", {
+          body: { api_key: team.publicKey, federated_id: wrong },
+          headers: { "x-forwarded-for": "198.51.100.77" },
+        })
+      ).status,
+    ).toBe(429);
     expect((await api(a!.url, "POST", "/api/auth/login", { body: { api_key: team.publicKey, federated_id: player.federatedId } })).status).toBe(200);
   });
 
@@ -99,7 +115,13 @@ describe.skipIf(!PG_AVAILABLE)("limits across two nodes", () => {
     // While they are live they count.
     const other = await createPlayer(a!, team);
     for (const id of ["dead:3", "dead:4"]) {
-      await rawSql(a!.deps.database, "INSERT INTO socket_leases (id, player_id, node_id, expires_at) VALUES (?, ?, 'dead', ?)", id, other.pk, Date.now() + 60_000);
+      await rawSql(
+        a!.deps.database,
+        "INSERT INTO socket_leases (id, player_id, node_id, expires_at) VALUES (?, ?, 'dead', ?)",
+        id,
+        other.pk,
+        Date.now() + 60_000,
+      );
     }
     const refused = await WsProbe.open(a!.url);
     refused.send({ type: "request", kind: "authenticate", uid: crypto.randomUUID(), client_start_time: new Date().toISOString(), access_token: other.token });
@@ -119,7 +141,8 @@ describe.skipIf(!PG_AVAILABLE)("the retention purge across nodes", () => {
     const player = await createPlayer(first, team);
     await rawSql(first.deps.database, "DELETE FROM hoot_meta WHERE name LIKE 'job_last_run:%'");
     const old = Date.now() - 40 * 86_400_000;
-    for (let i = 0; i < 3; i++) await rawSql(first.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, old);
+    for (let i = 0; i < 3; i++)
+      await rawSql(first.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, old);
     const [b, c] = await Promise.all([cluster.add(), cluster.add()]);
     const count = async () => (await rawSql(first.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages"))[0]!.n;
     for (let i = 0; i < 100 && (await count()) > 0; i++) await Bun.sleep(50);
@@ -129,7 +152,8 @@ describe.skipIf(!PG_AVAILABLE)("the retention purge across nodes", () => {
     expect([...events(b), ...events(c)].sort()).toEqual(["retention_purge", "retention_purge_skipped"]);
 
     // Within the interval a node that starts skips the round, leaving newly expired data for the next one.
-    for (let i = 0; i < 2; i++) await rawSql(first.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, old);
+    for (let i = 0; i < 2; i++)
+      await rawSql(first.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, old);
     const d = await cluster.add();
     for (let i = 0; i < 20 && !events(d).length; i++) await Bun.sleep(50);
     expect(events(d)).toEqual(["retention_purge_skipped"]);

@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPgDatabase, rawSql } from "../helpers/database.ts";
-import { createPlayer, createTeamFixture, startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.ts";
-import { spawnServer } from "../helpers/process.ts";
-import { openSession } from "../helpers/ws.ts";
 import { migrations } from "../../src/db/pg/migrations.gen.ts";
+import { createPgDatabase, rawSql } from "../helpers/database.ts";
+import { spawnServer } from "../helpers/process.ts";
+import { createPlayer, createTeamFixture, startTestServer, TEST_SECRET, type TestServer } from "../helpers/server.ts";
+import { openSession } from "../helpers/ws.ts";
 import { PG_AVAILABLE } from "./nodes.ts";
 
 describe.skipIf(!PG_AVAILABLE)("nodes starting and dying", () => {
@@ -43,14 +43,28 @@ describe.skipIf(!PG_AVAILABLE)("nodes starting and dying", () => {
     const dir = mkdtempSync(join(tmpdir(), "hoot-node-"));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     // Slow replies (10 tokens a second), so the second turn is surely still streaming when the node dies.
-    const doomed = await spawnServer(dir, { HOOT_DATABASE_URL: database.url, HOOT_SECRET_KEY: TEST_SECRET, HOOT_DATA_DIR: dir, HOOT_LOCAL_TOKENS_PER_SECOND: "10", HOOT_LOG_LEVEL: "warn" });
+    const doomed = await spawnServer(dir, {
+      HOOT_DATABASE_URL: database.url,
+      HOOT_SECRET_KEY: TEST_SECRET,
+      HOOT_DATA_DIR: dir,
+      HOOT_LOCAL_TOKENS_PER_SECOND: "10",
+      HOOT_LOG_LEVEL: "warn",
+    });
     cleanup.push(async () => void doomed.proc.kill(9));
     const probe = await openSession(doomed.url, player.token);
     const first = await probe.interact("Tell me about owls", {}, 30_000);
     expect(first.events.some((e) => e.event === "interaction_complete")).toBe(true);
 
     const uid = crypto.randomUUID();
-    probe.send({ type: "stream", kind: "interact", uid, client_start_time: new Date().toISOString(), text: "Tell me a long story about a dragon", context: {}, audio_output: false });
+    probe.send({
+      type: "stream",
+      kind: "interact",
+      uid,
+      client_start_time: new Date().toISOString(),
+      text: "Tell me a long story about a dragon",
+      context: {},
+      audio_output: false,
+    });
     await probe.next((m) => m.uid === uid && m.event === "text", 15_000);
     doomed.proc.kill(9);
     await doomed.proc.exited;

@@ -4,10 +4,10 @@
  * The latency printed is from the HTTP answer on A to the close frame on C (a figure, not an assertion).
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, type TeamFixture } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, type TeamFixture } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { PG_AVAILABLE, startNodes, type Nodes } from "./nodes.ts";
+import { type Nodes, PG_AVAILABLE, startNodes } from "./nodes.ts";
 
 describe.skipIf(!PG_AVAILABLE)("revocation across three nodes", () => {
   let cluster: Nodes;
@@ -42,7 +42,10 @@ describe.skipIf(!PG_AVAILABLE)("revocation across three nodes", () => {
   it("closes a socket held on C with 4403 when the player is deleted through A, and C writes nothing for them after", async () => {
     const [a, , c] = cluster.nodes;
     const player = await createPlayer(a!, team);
-    const { result, probe } = await revokeThroughA(player, async () => (await api(a!.url, "DELETE", `/api/players/${player.pk}`, { token: team.developerToken })).status);
+    const { result, probe } = await revokeThroughA(
+      player,
+      async () => (await api(a!.url, "DELETE", `/api/players/${player.pk}`, { token: team.developerToken })).status,
+    );
     expect(result.code).toBe(4403);
     expect(probe.messages.at(-1)).toMatchObject({ type: "error", code: "credential_revoked" });
     const [rows] = await rawSql(c!.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk);
@@ -52,7 +55,10 @@ describe.skipIf(!PG_AVAILABLE)("revocation across three nodes", () => {
   it("closes a socket held on C when the player's federated id is reset through A", async () => {
     const [a] = cluster.nodes;
     const player = await createPlayer(a!, team);
-    const { result } = await revokeThroughA(player, async () => (await api(a!.url, "POST", `/api/players/${player.pk}/reset-federated-id`, { token: team.developerToken })).status);
+    const { result } = await revokeThroughA(
+      player,
+      async () => (await api(a!.url, "POST", `/api/players/${player.pk}/reset-federated-id`, { token: team.developerToken })).status,
+    );
     expect(result.code).toBe(4403);
   });
 
@@ -60,7 +66,10 @@ describe.skipIf(!PG_AVAILABLE)("revocation across three nodes", () => {
     const [a] = cluster.nodes;
     const other = await createTeamFixture(a!);
     const player = await createPlayer(a!, other);
-    const { result } = await revokeThroughA(player, async () => (await api(a!.url, "DELETE", `/api/service-accounts/${other.publicKeyPk}`, { token: other.developerToken })).status);
+    const { result } = await revokeThroughA(
+      player,
+      async () => (await api(a!.url, "DELETE", `/api/service-accounts/${other.publicKeyPk}`, { token: other.developerToken })).status,
+    );
     expect(result.code).toBe(4403);
   });
 
@@ -88,7 +97,10 @@ describe.skipIf(!PG_AVAILABLE)("revocation across three nodes", () => {
     await Bun.sleep(100);
     expect(onC.ws.readyState).toBe(WebSocket.OPEN);
     // Drop every node's listening connection; each reconnects, re-subscribes and re-checks.
-    const dropped = await rawSql(a!.deps.database, "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
+    const dropped = await rawSql(
+      a!.deps.database,
+      "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    );
     expect(dropped.length).toBe(3);
     const [closedB, closedC] = await Promise.all([onB.closed, onC.closed].map((p) => Promise.race([p, Bun.sleep(15_000).then(() => null)])));
     expect(closedB?.code).toBe(4403);

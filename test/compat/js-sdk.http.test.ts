@@ -9,8 +9,8 @@
  * the same flows belongs beside it in js-sdk.ws.test.ts.
  */
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 import { generateKey } from "../../src/auth/keys.ts";
+import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
 

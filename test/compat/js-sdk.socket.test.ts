@@ -12,9 +12,9 @@
  * when its kind is "interact", reported when it is "error", and otherwise logged as unmatched.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { createPlayer, serverForFile } from "../helpers/server.ts";
-import { WsProbe, type Msg } from "../helpers/ws.ts";
 import { chunks, envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { createPlayer, serverForFile } from "../helpers/server.ts";
+import { type Msg, WsProbe } from "../helpers/ws.ts";
 import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { isStandardBase64, mp3Frames, rememberedOf } from "./socket-helpers.ts";
 
@@ -160,9 +160,17 @@ describe("browser SDK over the socket", () => {
       safetyPolicy: "default",
     });
     expect(configured.kind).toBe("set_configuration");
-    const reply = network.interact({ text: "What is 3 plus 4?", kind: "interact", type: "stream", uid: "" }, { context: { player_name: "Mia", level: 2, sound: true } });
+    const reply = network.interact(
+      { text: "What is 3 plus 4?", kind: "interact", type: "stream", uid: "" },
+      { context: { player_name: "Mia", level: 2, sound: true } },
+    );
     expect((await reply.done).kind).toBe("close");
-    expect(network.played.get(reply.uid)!.map((e) => e.event).at(-1)).toBe("interaction_complete");
+    expect(
+      network.played
+        .get(reply.uid)!
+        .map((e) => e.event)
+        .at(-1),
+    ).toBe("interaction_complete");
     expect(network.errors).toEqual([]);
     expect(network.unmatched).toEqual([]);
   }, 30_000);
@@ -178,7 +186,12 @@ describe("browser SDK over the socket", () => {
     const order = network.probe.messages.map((m) => `${m.uid}:${m.event ?? m.kind}`);
     expect(order.indexOf(`${greeting.uid}:close`)).toBeLessThan(order.indexOf(`${text.uid}:interaction_started`));
     expect(network.played.get(greeting.uid)!.map((e) => e.event)).not.toContain("interaction_complete");
-    expect(network.played.get(text.uid)!.map((e) => e.event).at(-1)).toBe("interaction_complete");
+    expect(
+      network.played
+        .get(text.uid)!
+        .map((e) => e.event)
+        .at(-1),
+    ).toBe("interaction_complete");
     expect(network.unmatched).toEqual([]);
   }, 30_000);
 
@@ -190,7 +203,15 @@ describe("browser SDK over the socket", () => {
     const webm = fixture("puppy.webm");
     // Chromium's first dataavailable chunk is the single byte 0x1A; the rest of the header follows in the next.
     const recording = [webm.subarray(0, 1), ...chunks(webm.subarray(1), Math.ceil(webm.length / 40))];
-    const added = recording.map((chunk) => network.send({ type: "request", kind: "add_audio", audio: Buffer.from(chunk).toString("base64"), uid: "", config: { sampling_rate: 48000, mime_type: "audio/mpeg" } }));
+    const added = recording.map((chunk) =>
+      network.send({
+        type: "request",
+        kind: "add_audio",
+        audio: Buffer.from(chunk).toString("base64"),
+        uid: "",
+        config: { sampling_rate: 48000, mime_type: "audio/mpeg" },
+      }),
+    );
     for (const a of added) expect((await a.done).kind).toBe("add_audio");
     // VadManager's Silence event: checkTurn; ConversationManager calls interactAudio when the answer is false.
     const turn = await network.send({ type: "request", kind: "check_turn", uid: "" }).done;

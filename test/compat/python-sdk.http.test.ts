@@ -7,10 +7,10 @@
  * The socket half of the same flows belongs beside it in python-sdk.ws.test.ts.
  */
 import { describe, expect, it } from "bun:test";
-import { serverForFile } from "../helpers/server.ts";
-import { rawSql } from "../helpers/database.ts";
-import { createOperatorKey } from "../../src/operator/service.ts";
 import { generateKey } from "../../src/auth/keys.ts";
+import { createOperatorKey } from "../../src/operator/service.ts";
+import { rawSql } from "../helpers/database.ts";
+import { serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -41,7 +41,12 @@ class PythonClient {
     const response = await fetch(`${this.url}${path}`, { method, headers, body });
     if (response.status < 200 || response.status > 299) {
       const data = await response.json();
-      const kind = response.status === 400 || response.status === 404 ? "ValueError" : response.status === 401 || response.status === 403 ? "PermissionError" : "RuntimeError";
+      const kind =
+        response.status === 400 || response.status === 404
+          ? "ValueError"
+          : response.status === 401 || response.status === 403
+            ? "PermissionError"
+            : "RuntimeError";
       throw new SdkError(response.status, kind, `${method} ${path} failed with ${response.status}: ${data.error}`);
     }
     if (response.status === 204) return {};
@@ -84,7 +89,11 @@ class AdminClient {
 }
 
 const client = () => new PythonClient(file.server.url);
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: SdkError) => error);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: SdkError) => error,
+  );
 
 async function developer() {
   const c = client();
@@ -122,7 +131,12 @@ describe("Python SDK: login", () => {
 
   it("raises PermissionError with the one 401 body for a wrong key, an empty key and another team's player", async () => {
     const otherTeamPlayer = generateKey("fid", "dev");
-    for (const [key, fid] of [[generateKey("dk", "dev"), null], ["", null], ["not a key", null], [file.team.publicKey, otherTeamPlayer]] as const) {
+    for (const [key, fid] of [
+      [generateKey("dk", "dev"), null],
+      ["", null],
+      ["not a key", null],
+      [file.team.publicKey, otherTeamPlayer],
+    ] as const) {
       const error = await refusal(client().login(key, null, fid));
       expect(error).toBeInstanceOf(SdkError);
       expect(error!.status).toBe(401);
@@ -145,7 +159,12 @@ describe("Python SDK: a developer's calls", () => {
   it("creates playerLogin and playerCreate service accounts with create_user and lists them", async () => {
     const c = await developer();
     const login = await c.createUser(`py-app-${Date.now()}`, null, "playerLogin");
-    expect(login).toEqual({ pk: expect.any(Number), name: expect.stringMatching(/^py-app-/), user_type: "playerLogin", api_key: expect.stringMatching(/^hoot_dev_sk_/) });
+    expect(login).toEqual({
+      pk: expect.any(Number),
+      name: expect.stringMatching(/^py-app-/),
+      user_type: "playerLogin",
+      api_key: expect.stringMatching(/^hoot_dev_sk_/),
+    });
     const backend = await c.createUser(`py-backend-${Date.now()}`, null, "playerCreate");
     expect(backend.user_type).toBe("playerCreate");
     const listed = (await c.getServiceAccounts()).service_accounts;
@@ -189,7 +208,13 @@ describe("Python SDK: a developer's calls", () => {
 
   it("gets PermissionError on every admin call", async () => {
     const c = await developer();
-    for (const call of [() => c.admin.getSettings(), () => c.admin.listUsers(), () => c.admin.createTeam("nope"), () => c.admin.getTeam(file.team.teamId), () => c.admin.deleteUser(1)]) {
+    for (const call of [
+      () => c.admin.getSettings(),
+      () => c.admin.listUsers(),
+      () => c.admin.createTeam("nope"),
+      () => c.admin.getTeam(file.team.teamId),
+      () => c.admin.deleteUser(1),
+    ]) {
       const error = await refusal(call());
       expect(error?.status).toBe(403);
       expect(error?.kind).toBe("PermissionError");
@@ -222,7 +247,13 @@ describe("Python SDK: the admin client with an operator key", () => {
     const ops = await operator();
     const team = await ops.admin.createTeam(`py-members-${Date.now()}`);
     const dev = await ops.createUser("Linus", `py-linus-${Date.now()}@example.com`);
-    expect(dev).toEqual({ pk: expect.any(Number), name: "Linus", email: expect.stringMatching(/^py-linus-/), user_type: "user", api_key: expect.stringMatching(/^hoot_dev_dk_/) });
+    expect(dev).toEqual({
+      pk: expect.any(Number),
+      name: "Linus",
+      email: expect.stringMatching(/^py-linus-/),
+      user_type: "user",
+      api_key: expect.stringMatching(/^hoot_dev_dk_/),
+    });
     const listed = await ops.admin.listUsers();
     expect(listed).toContainEqual({ pk: dev.pk, name: "Linus", email: dev.email, user_type: "user", teams: [], created_at: expect.any(String) });
     await ops.admin.addUserToTeam(dev.pk, team.pk);

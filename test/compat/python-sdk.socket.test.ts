@@ -11,8 +11,8 @@
  * stream error. So every test checks that the loop never broke and no stream came from nowhere.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 import { chunks, envelopeMatch, resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
+import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { dumps, eventually, float, isStandardBase64, pythonNow, rememberedOf } from "./socket-helpers.ts";
 
@@ -25,7 +25,11 @@ afterAll(() => stt.stop());
 const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40", HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 
 /** `base64.encodebytes`, as the SDK's Base64 type serialises bytes: a line break every 76 characters and after the last. */
-const encodebytes = (bytes: Uint8Array) => `${Buffer.from(bytes).toString("base64").match(/.{1,76}/g)!.join("\n")}\n`;
+const encodebytes = (bytes: Uint8Array) =>
+  `${Buffer.from(bytes)
+    .toString("base64")
+    .match(/.{1,76}/g)!
+    .join("\n")}\n`;
 
 /** The Python SDK's RPC over one socket: its sends, and its receive loop's reading of every message. */
 class PythonRpc {
@@ -196,7 +200,9 @@ function expectHealthy(rpc: PythonRpc): void {
 describe("Python SDK over the socket", () => {
   it("quick start: configures while authenticate is still in flight, then streams a reply the SDK reads event by event", async () => {
     const { rpc, auth } = await session();
-    const configured = rpc.request("set_configuration", { config: { prompt: "You are a helpful assistant.", temperature: float(0.7), utilities: {}, debug: false } });
+    const configured = rpc.request("set_configuration", {
+      config: { prompt: "You are a helpful assistant.", temperature: float(0.7), utilities: {}, debug: false },
+    });
     expect((await auth).kind).toBe("authenticate");
     expect((await configured).kind).toBe("set_configuration");
     const events = await rpc.openInteract({ text: "Hello, how are you?" }).all();
@@ -213,13 +219,14 @@ describe("Python SDK over the socket", () => {
     // base64.decodebytes reads standard padded base64 only.
     for (const e of audio) expect(isStandardBase64(e.audio)).toBe(true);
     // pydantic's AwareDatetime parses the times of every message.
-    for (const e of events) for (const key of ["client_start_time", "server_start_time", "server_end_time"]) expect(e[key]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    for (const e of events)
+      for (const key of ["client_start_time", "server_start_time", "server_end_time"]) expect(e[key]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect((await rpc.request("ping")).kind).toBe("ping");
     expect(rpc.answeredNewStreams).toEqual([]);
     expectHealthy(rpc);
   }, 30_000);
 
-  it("takes the README's configuration (ElevenLabs and Deepdub voices, safety_policy \"default\") and get_configuration returns it as set", async () => {
+  it('takes the README\'s configuration (ElevenLabs and Deepdub voices, safety_policy "default") and get_configuration returns it as set', async () => {
     const { rpc, auth } = await session();
     await auth;
     expect((await rpc.request("set_configuration", { config: README_CONFIG })).kind).toBe("set_configuration");
@@ -266,7 +273,10 @@ describe("Python SDK over the socket", () => {
     expect(late.map((m) => m.kind)).not.toContain("close");
     expect(late.length).toBeLessThan(3);
     // What the SDK received is exactly what is remembered.
-    const sent = rpc.received.filter((m) => m.uid === stream.uid && m.event === "text").map((m) => m.text).join("");
+    const sent = rpc.received
+      .filter((m) => m.uid === stream.uid && m.event === "text")
+      .map((m) => m.text)
+      .join("");
     await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 2);
     expect(await rememberedOf(file.server, player.pk)).toEqual([
       { role: "user", text: "Tell me a long story about a dragon" },
@@ -311,7 +321,11 @@ describe("Python SDK over the socket", () => {
 
   it("answers every request kind of the message model with a response carrying its uid", async () => {
     const token = file.team.developerToken;
-    for (const [name, config] of Object.entries({ production_config: { prompt: "You are Ollie the owl, in production." }, base_config: { prompt: "You are Ollie the owl.", temperature: 0.5 }, voice_override: { voice_profile: { speed: 0.9 } } })) {
+    for (const [name, config] of Object.entries({
+      production_config: { prompt: "You are Ollie the owl, in production." },
+      base_config: { prompt: "You are Ollie the owl.", temperature: 0.5 },
+      voice_override: { voice_profile: { speed: 0.9 } },
+    })) {
       expect((await api(file.server.url, "PUT", `/api/configs/${name}`, { token, body: { config } })).status).toBeLessThan(300);
     }
     const { rpc, auth } = await session();
@@ -353,7 +367,7 @@ describe("Python SDK over the socket", () => {
     expect(Object.values(models.models).every((d) => typeof d === "string")).toBe(true);
     expectHealthy(rpc);
   }, 30_000);
-  it("voice input as the SDK sends it: add_audio (encodebytes, an AudioConfig without sampling_rate), check_turn, transcribe, then interact(text=\"\")", async () => {
+  it('voice input as the SDK sends it: add_audio (encodebytes, an AudioConfig without sampling_rate), check_turn, transcribe, then interact(text="")', async () => {
     const { rpc, auth, player } = await session();
     await auth;
     await rpc.request("set_configuration", { config: { prompt: "You are Ollie the owl.", utilities: {}, debug: false } });

@@ -37,7 +37,8 @@ export function dumps(value: Value, style: "python" | "dotnet"): string {
     }
     return typeof v === "string" ? str(v) : JSON.stringify(v);
   };
-  const str = (s: string) => (style === "python" ? JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : JSON.stringify(s));
+  const str = (s: string) =>
+    style === "python" ? JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : JSON.stringify(s);
   return text(value);
 }
 

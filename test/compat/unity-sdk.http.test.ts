@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from "bun:test";
 import { connect } from "node:net";
-import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { generateKey } from "../../src/auth/keys.ts";
+import { createPlayer, serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -61,14 +61,14 @@ describe("Unity SDK: health", () => {
 });
 
 describe("Unity SDK: login", () => {
-  it("logs a player in with team_name \"\" and an empty bearer, and reads access_token", async () => {
+  it('logs a player in with team_name "" and an empty bearer, and reads access_token', async () => {
     const player = await createPlayer(file.server, file.team);
     const res = await rawLogin(authenticateRequest(file.team.publicKey, "", player.federatedId));
     expect(res.status).toBe(200);
     expect(res.body.access_token.split(".")).toHaveLength(3);
   });
 
-  it("logs a developer in with team_name and federated_id both \"\"", async () => {
+  it('logs a developer in with team_name and federated_id both ""', async () => {
     const res = await rawLogin(authenticateRequest(file.team.developerKey, "", ""));
     expect(res.status).toBe(200);
   });

@@ -12,10 +12,10 @@
  * mono, finding frames by their sync bytes, and starts a reply under 16 KB only on `audio_complete`.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, startTestServer, serverForFile, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { WsProbe, type Msg } from "../helpers/ws.ts";
 import { unityChunks, withSerial } from "../engine/voice-in/helpers/ogg.ts";
 import { envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type Msg, WsProbe } from "../helpers/ws.ts";
 import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { dumps, eventually, float, isStandardBase64, mp3Frames, rememberedOf, unityNow } from "./socket-helpers.ts";
 
@@ -91,7 +91,17 @@ class UnityClient {
   }
   /** Messages.CreateInteractMessage: every field but a null text. */
   interact(text: string | undefined, config: Msg, audioOutput = true): string {
-    return this.send({ type: "stream", kind: "interact", text, speakers: [], context: config.context, on_input: config.on_input, on_output: config.on_output, audio_output: audioOutput, language_code: config.language_code ?? "en" });
+    return this.send({
+      type: "stream",
+      kind: "interact",
+      text,
+      speakers: [],
+      context: config.context,
+      on_input: config.on_input,
+      on_output: config.on_output,
+      audio_output: audioOutput,
+      language_code: config.language_code ?? "en",
+    });
   }
   request(kind: string, fields: Msg): string {
     return this.send({ kind, ...fields });
@@ -124,7 +134,8 @@ class UnityClient {
     expect(config.prompt === undefined || typeof config.prompt === "string").toBe(true);
     // float Temperature: a null or a string would throw in Newtonsoft.
     expect(config.temperature === undefined || typeof config.temperature === "number").toBe(true);
-    for (const key of ["context", "utilities"]) expect(config[key] === undefined || (typeof config[key] === "object" && !Array.isArray(config[key]))).toBe(true);
+    for (const key of ["context", "utilities"])
+      expect(config[key] === undefined || (typeof config[key] === "object" && !Array.isArray(config[key]))).toBe(true);
   }
 }
 
@@ -261,7 +272,10 @@ describe("Unity SDK over the socket", () => {
     const player = await unityPlayer();
     const characters = ["You are Ollie the owl.", "You are Bella the cat.", "You are Zip the robot.", "You are Puff the dragon.", "You are Luna the fox."];
     // A dialogue that has gone on for a while: a few thousand characters, past any per-value cap.
-    const history: string[] = Array.from({ length: 60 }, (_, i) => `player_turn_${i % 5}: and then we found ${i} shiny stones by the river, which was wonderful`);
+    const history: string[] = Array.from(
+      { length: 60 },
+      (_, i) => `player_turn_${i % 5}: and then we found ${i} shiny stones by the river, which was wonderful`,
+    );
     const sockets: UnityClient[] = [];
     let previous = "";
     for (const [i, prompt] of characters.entries()) {
@@ -272,7 +286,10 @@ describe("Unity SDK over the socket", () => {
       const sent = unity.startDialogue(player.token, config);
       const events = await unity.stream(sent.interact);
       expect(events.map((e) => e.event ?? e.kind).slice(-2)).toEqual(["interaction_complete", "close"]);
-      previous = `player_turn_${i}: ${events.filter((e) => e.event === "text").map((e) => e.text).join("")}`;
+      previous = `player_turn_${i}: ${events
+        .filter((e) => e.event === "text")
+        .map((e) => e.text)
+        .join("")}`;
       history.push(previous);
     }
     // Back to the first character, on its open socket: the previous line as text, the whole dialogue in the context.
@@ -294,7 +311,11 @@ describe("Unity SDK over the socket", () => {
     const running = sent.interact;
     const requests: [string, Msg, string][] = [
       ["get_configuration", {}, "get_configuration"],
-      ["add_audio", { audio: Buffer.from(unityChunks(fixture("puppy.unity.ogg"))[0]!).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } }, "add_audio"],
+      [
+        "add_audio",
+        { audio: Buffer.from(unityChunks(fixture("puppy.unity.ogg"))[0]!).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } },
+        "add_audio",
+      ],
       ["check_turn", {}, "check_turn"],
       ["transcribe", { language_code: "en" }, "transcribe"],
       // (An interrupt and clear_audio drop the buffered audio, so they come after transcribe here.)

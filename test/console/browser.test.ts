@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bu
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { createTeam } from "../../src/teams/service.ts";
 import { rawSql } from "../helpers/database.ts";
+import { createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
@@ -112,11 +112,13 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await page.waitForFunction(() => !Array.from(document.querySelectorAll("main p")).some((p) => p.textContent === "Loading…"));
     await page.locator("#key-name").click();
     await page.keyboard.type("backend-browser");
-    await page.waitForFunction(() => (document.getElementById("key-name") as HTMLInputElement | null)?.value === "backend-browser").catch(async (error: unknown) => {
-      const where = await page.evaluate(() => [document.activeElement?.outerHTML, location.hash]);
-      await shot("debug-typed");
-      throw new Error(`the typed name did not reach the input (focus on ${JSON.stringify(where)}): ${String(error)}`);
-    });
+    await page
+      .waitForFunction(() => (document.getElementById("key-name") as HTMLInputElement | null)?.value === "backend-browser")
+      .catch(async (error: unknown) => {
+        const where = await page.evaluate(() => [document.activeElement?.outerHTML, location.hash]);
+        await shot("debug-typed");
+        throw new Error(`the typed name did not reach the input (focus on ${JSON.stringify(where)}): ${String(error)}`);
+      });
     await page.keyboard.press("Tab");
     await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.type === "checkbox");
     await page.keyboard.press("Space");
@@ -160,7 +162,9 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await page.getByRole("button", { name: "Speak first" }).click();
     await page.locator("#pg-turns td[data-closed='true']").first().waitFor({ timeout: 30_000 });
     await page.waitForFunction(() => Number(document.querySelector("#pg-audio")?.getAttribute("data-clips")) > 0, null, { timeout: 10_000 });
-    const audio = await page.locator("#pg-audio").evaluate((el) => ({ clips: Number(el.dataset.clips), seconds: Number(el.dataset.seconds), errors: Number(el.dataset.errors) }));
+    const audio = await page
+      .locator("#pg-audio")
+      .evaluate((el) => ({ clips: Number(el.dataset.clips), seconds: Number(el.dataset.seconds), errors: Number(el.dataset.errors) }));
     expect(audio.errors).toBe(0);
     expect(audio.seconds).toBeGreaterThan(0.5);
     expect(audio.seconds).toBeLessThan(120);

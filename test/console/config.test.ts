@@ -36,9 +36,15 @@ describe("console settings", () => {
   });
 
   it("name every mistake", () => {
-    expect(problems({ HOOT_OIDC_ISSUER: "https://idp.example.com", HOOT_PUBLIC_URL: "https://hoot.example.com" })).toEqual(["HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set"]);
-    expect(problems({ HOOT_OIDC_ISSUER: "http://idp.example.com", HOOT_OIDC_CLIENT_ID: "x", HOOT_PUBLIC_URL: "https://hoot.example.com" })[0]).toContain("must use https unless it is on loopback");
-    expect(problems({ HOOT_OIDC_ISSUER: "idp.example.com", HOOT_OIDC_CLIENT_ID: "x", HOOT_PUBLIC_URL: "https://hoot.example.com" })[0]).toContain("HOOT_OIDC_ISSUER must be an https URL");
+    expect(problems({ HOOT_OIDC_ISSUER: "https://idp.example.com", HOOT_PUBLIC_URL: "https://hoot.example.com" })).toEqual([
+      "HOOT_OIDC_CLIENT_ID is required when HOOT_OIDC_ISSUER is set",
+    ]);
+    expect(problems({ HOOT_OIDC_ISSUER: "http://idp.example.com", HOOT_OIDC_CLIENT_ID: "x", HOOT_PUBLIC_URL: "https://hoot.example.com" })[0]).toContain(
+      "must use https unless it is on loopback",
+    );
+    expect(problems({ HOOT_OIDC_ISSUER: "idp.example.com", HOOT_OIDC_CLIENT_ID: "x", HOOT_PUBLIC_URL: "https://hoot.example.com" })[0]).toContain(
+      "HOOT_OIDC_ISSUER must be an https URL",
+    );
     expect(problems({ HOOT_PUBLIC_URL: "https://hoot.example.com/console" })[0]).toContain("HOOT_PUBLIC_URL must be an origin");
     expect(problems({ HOOT_CONSOLE_SESSION_IDLE_MINUTES: "0" })[0]).toContain("HOOT_CONSOLE_SESSION_IDLE_MINUTES");
     expect(problems({ HOOT_OIDC_TOKEN_AUTH_METHOD: "private_key_jwt" })[0]).toContain("HOOT_OIDC_TOKEN_AUTH_METHOD");

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { rawSql } from "../helpers/database.ts";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 
 setDefaultTimeout(30_000);
 
@@ -40,7 +40,10 @@ describe.skipIf(!available)("the console on a phone", () => {
     // Long names in every table and menu: what a real team's lists hold.
     const inviting = await createTeam(server.deps, `another-studio-that-would-like-you-to-join-them-${Date.now()}`);
     await rawSql(server.deps.database, "INSERT INTO console_invitations (team_id, email) VALUES (?, ?)", inviting.id, `dev-${team.teamName}@example.com`);
-    const invited = await api(server.url, "POST", "/api/users", { token: team.developerToken, body: { name: "Someone", email: "someone.with.a.rather.long.address@an-example-school-district.example.com" } });
+    const invited = await api(server.url, "POST", "/api/users", {
+      token: team.developerToken,
+      body: { name: "Someone", email: "someone.with.a.rather.long.address@an-example-school-district.example.com" },
+    });
     expect(invited.status).toBe(202);
     for (const [name, permissions] of [
       ["unity-production-login-only-key-for-the-android-build", ["playerLogin"]],
@@ -90,7 +93,8 @@ function sideways(page: Page): Promise<{ scrollWidth: number; tooWide: string[] 
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const scrolls = (el: Element | null): boolean => {
-      for (let at = el?.parentElement; at && at !== document.body; at = at.parentElement) if (["auto", "scroll"].includes(getComputedStyle(at).overflowX)) return true;
+      for (let at = el?.parentElement; at && at !== document.body; at = at.parentElement)
+        if (["auto", "scroll"].includes(getComputedStyle(at).overflowX)) return true;
       return false;
     };
     const tooWide = Array.from(document.body.querySelectorAll("*"))

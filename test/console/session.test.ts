@@ -3,12 +3,12 @@
  * key rotation, cross-site and cross-team refusals, and the console API over the real services.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { WsProbe } from "../helpers/ws.ts";
-import { rawRequest } from "../helpers/raw-http.ts";
-import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
+import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { WsProbe } from "../helpers/ws.ts";
+import { ConsoleBrowser, rows } from "./helpers/console.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
 setDefaultTimeout(30_000);
@@ -53,9 +53,9 @@ describe("API-key sign-in", () => {
     // Plain http: no Secure flag, so no __Host- prefix (browsers refuse both without https).
     expect(cookie).toMatch(/^hoot_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
     const token = cookie!.split(";")[0]!.split("=")[1]!;
-    const stored = (await rows(server, "SELECT token_hash FROM console_sessions WHERE token_hash = ?", server.deps.secrets.lookupHash(token)));
+    const stored = await rows(server, "SELECT token_hash FROM console_sessions WHERE token_hash = ?", server.deps.secrets.lookupHash(token));
     expect(stored).toHaveLength(1);
-    expect(JSON.stringify((await rows(server, "SELECT * FROM console_sessions")))).not.toContain(token);
+    expect(JSON.stringify(await rows(server, "SELECT * FROM console_sessions"))).not.toContain(token);
     expect((await browser.session()).body.user.email).toBe(`dev-${team.teamName}@example.com`);
     expect(server.logs.join("\n")).not.toContain(token);
     expect(server.logs.join("\n")).not.toContain(team.developerKey);
@@ -64,21 +64,23 @@ describe("API-key sign-in", () => {
   it("a second sign-in in the same browser replaces its session instead of adding one", async () => {
     const browser = await signedIn();
     const first = browser.cookie;
-    const before = (await sessionCount());
+    const before = await sessionCount();
     await browser.signInWithKey(team.developerKey);
     expect(browser.cookie).not.toBe(first);
-    expect((await sessionCount())).toBe(before);
+    expect(await sessionCount()).toBe(before);
     const old = new ConsoleBrowser(server);
     old.cookie = first;
     expect((await old.session()).status).toBe(401);
   });
 
   it("refuses a wrong key with 401 and writes no session", async () => {
-    const before = (await sessionCount());
-    const res = await new ConsoleBrowser(server).api("POST", "/session", { api_key: team.developerKey.slice(0, -1) + (team.developerKey.endsWith("A") ? "B" : "A") });
+    const before = await sessionCount();
+    const res = await new ConsoleBrowser(server).api("POST", "/session", {
+      api_key: team.developerKey.slice(0, -1) + (team.developerKey.endsWith("A") ? "B" : "A"),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.getSetCookie()).toEqual([]);
-    expect((await sessionCount())).toBe(before);
+    expect(await sessionCount()).toBe(before);
   });
 
   it("refuses a service-account key (only developers sign in to the console)", async () => {
@@ -87,11 +89,11 @@ describe("API-key sign-in", () => {
   });
 
   it("refuses a sign-in posted from another origin", async () => {
-    const before = (await sessionCount());
+    const before = await sessionCount();
     const res = await new ConsoleBrowser(server, "https://evil.example").api("POST", "/session", { api_key: team.developerKey });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("cross_site_refused");
-    expect((await sessionCount())).toBe(before);
+    expect(await sessionCount()).toBe(before);
   });
 
   it("signs a developer of several teams in to their first team, and lets them switch", async () => {
@@ -137,7 +139,7 @@ describe("sessions end", () => {
     expect(rotated.status).toBe(200);
     expect((await browser.session()).status).toBe(401);
     expect((await browser.api("POST", "/service-accounts", { name: "after-rotation" })).status).toBe(401);
-    expect((await rows(server, "SELECT name FROM service_accounts WHERE team_id = ? AND name = 'after-rotation'", fixture.teamId))).toEqual([]);
+    expect(await rows(server, "SELECT name FROM service_accounts WHERE team_id = ? AND name = 'after-rotation'", fixture.teamId)).toEqual([]);
   });
 
   it("rotating from the console keeps that session, ends the others, and the old key stops working", async () => {
@@ -163,7 +165,7 @@ describe("sessions end", () => {
     await rows(server, "UPDATE console_sessions SET expires_at = ? WHERE token_hash = ?", Date.now() - 1, hashOf(absolute));
     expect((await idle.session()).status).toBe(401);
     expect((await absolute.session()).status).toBe(401);
-    expect((await rows(server, "SELECT id FROM console_sessions WHERE token_hash IN (?, ?)", hashOf(idle), hashOf(absolute)))).toEqual([]);
+    expect(await rows(server, "SELECT id FROM console_sessions WHERE token_hash IN (?, ?)", hashOf(idle), hashOf(absolute))).toEqual([]);
   });
 
   it("when the developer is removed from the session's team", async () => {
@@ -197,7 +199,7 @@ describe("cross-site requests are refused", () => {
       const res = await browser.api("POST", "/service-accounts", { name }, options);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: "This request did not come from the console's own page and was refused.", code: "cross_site_refused" });
-      expect((await rows(server, "SELECT id FROM service_accounts WHERE name = ?", name))).toEqual([]);
+      expect(await rows(server, "SELECT id FROM service_accounts WHERE name = ?", name)).toEqual([]);
       // Sign-out is a change too.
       expect((await browser.api("DELETE", "/session", undefined, options)).status).toBe(403);
       expect((await browser.session()).status).toBe(200);
@@ -221,13 +223,13 @@ describe("cross-team attempts are refused as not found", () => {
     expect(invite.status).toBe(201);
 
     expect((await browser.api("DELETE", `/service-accounts/${other.publicKeyPk}`)).status).toBe(404);
-    expect((await rows(server, "SELECT id FROM service_accounts WHERE id = ?", other.publicKeyPk))).toHaveLength(1);
+    expect(await rows(server, "SELECT id FROM service_accounts WHERE id = ?", other.publicKeyPk)).toHaveLength(1);
     expect((await browser.api("DELETE", `/players/${theirPlayer.pk}`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/reset-federated-id`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/token`)).status).toBe(404);
-    expect((await rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk))).toHaveLength(1);
+    expect(await rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk)).toHaveLength(1);
     expect((await browser.api("DELETE", `/invitations/${invite.body.pk}`)).status).toBe(404);
-    expect((await rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk))).toHaveLength(1);
+    expect(await rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk)).toHaveLength(1);
     const listed = (await browser.api("GET", "/players?limit=100")).body.players.map((p: { pk: number }) => p.pk);
     expect(listed).not.toContain(theirPlayer.pk);
     expect((await browser.api("GET", "/service-accounts")).body.service_accounts.map((s: { pk: number }) => s.pk)).not.toContain(other.publicKeyPk);
@@ -283,9 +285,11 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect((await login(server.url, { api_key: fixture.publicKey, federated_id: named.body.federated_id })).access_token).toBeString();
     const reset = await browser.api("POST", `/players/${named.body.pk}/reset-federated-id`);
     expect(reset.body.federated_id).not.toBe(named.body.federated_id);
-    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: named.body.federated_id } })).status).toBe(401);
+    expect((await api(server.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: named.body.federated_id } })).status).toBe(
+      401,
+    );
     expect((await browser.api("DELETE", `/players/${named.body.pk}`)).status).toBe(204);
-    expect((await rows(server, "SELECT id FROM players WHERE id = ?", named.body.pk))).toEqual([]);
+    expect(await rows(server, "SELECT id FROM players WHERE id = ?", named.body.pk)).toEqual([]);
   });
 
   it("gives the playground a player token made with the team's login-only key, creating one when the team has none", async () => {
@@ -300,7 +304,7 @@ describe("the console API, through the same services as the HTTP API", () => {
     const keys = (await browser.api("GET", "/service-accounts")).body.service_accounts;
     expect(keys.map((k: { name: string; permissions: string[] }) => [k.name, k.permissions])).toEqual([["console playground", ["playerLogin"]]]);
     expect((await browser.api("POST", `/players/${player.pk}/token`)).body.created_key).toBe(false);
-    expect((await rows(server, "SELECT id FROM service_accounts WHERE team_id = ?", bare.id))).toHaveLength(1);
+    expect(await rows(server, "SELECT id FROM service_accounts WHERE team_id = ?", bare.id)).toHaveLength(1);
 
     const probe = await WsProbe.open(server.url);
     probe.send({ type: "request", kind: "authenticate", uid: "a1", access_token: first.body.access_token });
@@ -319,7 +323,7 @@ describe("the console API, through the same services as the HTTP API", () => {
     expect((await browser.api("POST", "/invitations", { email: "not an e-mail" })).status).toBe(400);
     expect((await browser.api("GET", "/invitations")).body.invitations.map((i: { email: string }) => i.email)).toContain(email.toLowerCase());
     expect((await browser.api("DELETE", `/invitations/${made.body.pk}`)).status).toBe(204);
-    expect((await rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk))).toEqual([]);
+    expect(await rows(server, "SELECT id FROM console_invitations WHERE id = ?", made.body.pk)).toEqual([]);
   });
 
   it("shows a developer the invitations for their e-mail; they join only by accepting, may decline, and may leave any team but their last", async () => {

@@ -3,12 +3,12 @@
  * flow and the Python SDK's `login_with_google` routes, with refused, unverified and forged sign-ins.
  */
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from "bun:test";
+import { MAX_PENDING } from "../../src/console/sign-in.ts";
+import { createTeam } from "../../src/teams/service.ts";
+import { rawSql } from "../helpers/database.ts";
 import { api, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { ConsoleBrowser, rows } from "./helpers/console.ts";
 import { signInAtIdp, ssoServerEnv, startIdp, type TestIdp } from "./helpers/idp.ts";
-import { createTeam } from "../../src/teams/service.ts";
-import { rawSql } from "../helpers/database.ts";
-import { MAX_PENDING } from "../../src/console/sign-in.ts";
 
 // Real servers, a real identity provider and (for the browser file) Chromium: slow machines need room.
 setDefaultTimeout(30_000);
@@ -72,7 +72,7 @@ describe("console sign-in with the identity provider", () => {
     expect(url.searchParams.get("nonce")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(browser.cookie).toMatch(/^hoot_console_login=[A-Za-z0-9_-]{43}$/);
     // Only hashes and ciphertext are stored for the sign-in in flight.
-    const pending = JSON.stringify((await rows(server, "SELECT * FROM console_logins")));
+    const pending = JSON.stringify(await rows(server, "SELECT * FROM console_logins"));
     expect(pending).not.toContain(url.searchParams.get("state")!);
   });
 
@@ -94,23 +94,23 @@ describe("console sign-in with the identity provider", () => {
   });
 
   it("refuses a verified e-mail that is not a developer, with a page that says what to do, and no session", async () => {
-    const before = (await sessions());
+    const before = await sessions();
     const res = await signIn(new ConsoleBrowser(server), "stranger");
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.body).toContain("stranger@example.com is not a developer on this hoot server");
     expect(res.body).toContain("invite");
     expect(res.headers.get("content-security-policy")).toContain("script-src 'none'");
-    expect((await sessions())).toBe(before);
-    expect((await rows(server, "SELECT id FROM users WHERE email = 'stranger@example.com'"))).toEqual([]);
+    expect(await sessions()).toBe(before);
+    expect(await rows(server, "SELECT id FROM users WHERE email = 'stranger@example.com'")).toEqual([]);
   });
 
   it("refuses an e-mail the provider has not verified, even a developer's", async () => {
-    const before = (await sessions());
+    const before = await sessions();
     const res = await signIn(new ConsoleBrowser(server), "unverified");
     expect(res.status).toBe(403);
     expect(res.body).toContain(`has not verified that ${devEmail} is yours`);
-    expect((await sessions())).toBe(before);
+    expect(await sessions()).toBe(before);
   });
 
   it("refuses an account that shares no e-mail", async () => {
@@ -120,7 +120,7 @@ describe("console sign-in with the identity provider", () => {
   });
 
   it("refuses a wrong state, a used state and a callback finished in another browser", async () => {
-    const before = (await sessions());
+    const before = await sessions();
     const browser = new ConsoleBrowser(server);
     const callback = await signInAtIdp(idp, await startSignIn(browser), "dev");
     const forged = new URL(callback);
@@ -137,7 +137,7 @@ describe("console sign-in with the identity provider", () => {
     // The state is spent: the right browser cannot use it afterwards either.
     const used = await browser2.send("GET", `${callback2.pathname}${callback2.search}`);
     expect(used.status).toBe(400);
-    expect((await sessions())).toBe(before);
+    expect(await sessions()).toBe(before);
   });
 
   it("shows the provider's refusal (an unknown account is denied at the provider)", async () => {
@@ -158,7 +158,7 @@ describe("console sign-in with the identity provider", () => {
     const session = await invitee.session();
     expect(session.body).toMatchObject({ user: { name: "New Person", email }, team: { pk: team.teamId }, teams: [{ pk: team.teamId }] });
     expect((await invitee.api("GET", "/key")).body.api_key).toMatch(/^hoot_dev_dk_/);
-    expect((await rows(server, "SELECT id FROM console_invitations WHERE email = ?", email))).toEqual([]);
+    expect(await rows(server, "SELECT id FROM console_invitations WHERE email = ?", email)).toEqual([]);
   });
 
   it("does not add an existing developer to an inviting team at sign-in: the invitation waits for their acceptance", async () => {
@@ -352,7 +352,8 @@ describe("starting sign-ins from one address", () => {
 
   it("is limited per client address across both flows (429 with Retry-After), and other addresses still start", async () => {
     const from = (address: string) => ({ "x-forwarded-for": address });
-    const sdk = (address: string) => api(limited.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" }, headers: from(address) });
+    const sdk = (address: string) =>
+      api(limited.url, "POST", "/api/auth/login/google/app", { body: { redirect_uri: "http://127.0.0.1:53121" }, headers: from(address) });
     const browserStart = (address: string) => fetch(`${limited.url}/console/auth/login`, { redirect: "manual", headers: from(address) });
     expect((await sdk("198.51.100.7")).status).toBe(200);
     expect((await browserStart("198.51.100.7")).status).toBe(303);

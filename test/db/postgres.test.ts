@@ -6,9 +6,9 @@
 import { describe, expect, it } from "bun:test";
 import { SQL } from "bun";
 import { connectDatabase, DatabaseUnreachable } from "../../src/boot/repositories.ts";
+import { isBusyError, isConnectionError } from "../../src/db/errors.ts";
 import { createPool, migratePostgres, redactUrl } from "../../src/db/pg/client.ts";
 import { migrations } from "../../src/db/pg/migrations.gen.ts";
-import { isBusyError, isConnectionError } from "../../src/db/errors.ts";
 import { createPgDatabase, PG_AVAILABLE } from "../helpers/database.ts";
 import { openTestDatabase, rejection, unique } from "./contract/harness.ts";
 
@@ -74,7 +74,9 @@ describe.skipIf(!PG_AVAILABLE)("PostgreSQL", () => {
   });
 
   it("redacts the password and secret parameters of a URL", () => {
-    expect(redactUrl("postgres://hoot:hunter2@db.example.com:5432/hoot?sslmode=require&password=x")).toBe("postgres://hoot:***@db.example.com:5432/hoot?sslmode=require&password=***");
+    expect(redactUrl("postgres://hoot:hunter2@db.example.com:5432/hoot?sslmode=require&password=x")).toBe(
+      "postgres://hoot:***@db.example.com:5432/hoot?sslmode=require&password=***",
+    );
     expect(redactUrl("not a url")).toBe("postgres://…");
   });
 });

@@ -1,9 +1,9 @@
 /** The SQLite and PostgreSQL schemas must describe the same tables with the same columns (src/db/pg/schema.ts). */
 import { describe, expect, it } from "bun:test";
-import { getTableConfig as sqliteTable, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { getTableConfig as pgTable, PgTable } from "drizzle-orm/pg-core";
-import * as sqlite from "../../src/db/schema.ts";
+import { PgTable, getTableConfig as pgTable } from "drizzle-orm/pg-core";
+import { SQLiteTable, getTableConfig as sqliteTable } from "drizzle-orm/sqlite-core";
 import * as pg from "../../src/db/pg/schema.ts";
+import * as sqlite from "../../src/db/schema.ts";
 
 function sqliteTables() {
   return Object.values(sqlite)
@@ -19,7 +19,15 @@ function pgTables() {
 
 describe("the two schemas", () => {
   it("have the same tables", () => {
-    expect(pgTables().map((t) => t.name).sort()).toEqual(sqliteTables().map((t) => t.name).sort());
+    expect(
+      pgTables()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(
+      sqliteTables()
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it("give every table the same columns, nullability, indexes and foreign keys", () => {

@@ -32,7 +32,9 @@ describe("HOOT_DATABASE_URL", () => {
   });
 
   it("needs HOOT_SECRET_KEY: every node must use the same key", () => {
-    expect(problems({ HOOT_DATABASE_URL: "postgres://db.example.com/hoot" })).toEqual([expect.stringContaining("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL")]);
+    expect(problems({ HOOT_DATABASE_URL: "postgres://db.example.com/hoot" })).toEqual([
+      expect.stringContaining("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL"),
+    ]);
   });
 
   it("is hidden in the operator's settings view (its password removed)", () => {

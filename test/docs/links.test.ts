@@ -8,7 +8,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks and inline code spans, where links and headings live. */
 function prose(markdown: string): string {
@@ -70,7 +75,8 @@ describe("the docs' links", () => {
       const file = path === "" ? join(ROOT, page) : resolve(dirname(join(ROOT, page)), decodeURI(path));
       if (relative(ROOT, file).startsWith("..")) broken.push(`${target}: outside the repository`);
       else if (!existsSync(file)) broken.push(`${target}: no such file`);
-      else if (fragment !== undefined && (statSync(file).isDirectory() || !file.endsWith(".md") || !anchors(file).has(fragment))) broken.push(`${target}: no such heading`);
+      else if (fragment !== undefined && (statSync(file).isDirectory() || !file.endsWith(".md") || !anchors(file).has(fragment)))
+        broken.push(`${target}: no such heading`);
     }
     expect(broken).toEqual([]);
   });

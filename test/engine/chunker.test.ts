@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { SentenceChunker, chunkStage, type ChunkerOptions } from "../../src/engine/chunker/index.ts";
+import { type ChunkerOptions, chunkStage, SentenceChunker } from "../../src/engine/chunker/index.ts";
 import type { ReplyFrame } from "../../src/engine/frames.ts";
 
 interface Case {
@@ -35,10 +35,22 @@ const CASES: Case[] = [
   { name: "line breaks end units", text: "Line one\nLine two\n\n", units: ["Line one", "Line two"], options: SENTENCES },
   { name: "leading blank lines", text: "\n\nHello.\n", units: ["Hello."], options: SENTENCES },
   { name: "glued punctuation is not an end", text: "Visit hoot.example today! Ok.", units: ["Visit hoot.example today!", "Ok."], options: SENTENCES },
-  { name: "first clause at a comma after three words", text: "Well, hello there, my little friend! How are you?", units: ["Well, hello there,", "my little friend!", "How are you?"] },
+  {
+    name: "first clause at a comma after three words",
+    text: "Well, hello there, my little friend! How are you?",
+    units: ["Well, hello there,", "my little friend!", "How are you?"],
+  },
   { name: "first clause waits for three words", text: "Hi, Mia! I am Ollie, the owl.", units: ["Hi, Mia!", "I am Ollie, the owl."] },
-  { name: "only the first clause is cut early", text: "Once upon a time, there was an owl. It was wise, kind and clever.", units: ["Once upon a time,", "there was an owl.", "It was wise, kind and clever."] },
-  { name: "thousands separator is not a clause", text: "There were 1,000 stars in the sky, all twinkling.", units: ["There were 1,000 stars in the sky,", "all twinkling."] },
+  {
+    name: "only the first clause is cut early",
+    text: "Once upon a time, there was an owl. It was wise, kind and clever.",
+    units: ["Once upon a time,", "there was an owl.", "It was wise, kind and clever."],
+  },
+  {
+    name: "thousands separator is not a clause",
+    text: "There were 1,000 stars in the sky, all twinkling.",
+    units: ["There were 1,000 stars in the sky,", "all twinkling."],
+  },
   { name: "clause at a dash", text: "Guess what I found — a shiny rock!", units: ["Guess what I found —", "a shiny rock!"] },
   { name: "clause at a CJK comma", text: "今天我们一起去公园玩，好不好？", units: ["今天我们一起去公园玩，", "好不好？"] },
   { name: "comma at the very end", text: "one two three,", units: ["one two three,"] },

@@ -13,7 +13,8 @@ const STORY = ["Once", " upon", " a", " time,", " there", " was", " an", " owl."
 
 const audioOf = (frames: { frame: TurnFrame }[]): AudioFrame[] => frames.map((f) => f.frame).filter((f): f is AudioFrame => f.type === "audio");
 const decoded = (frame: AudioFrame): string => new TextDecoder().decode(frame.chunk.data);
-const engineWith = (llm: FakeLlm, tts: FakeTts | null, extra: Partial<Parameters<typeof createEngine>[0]> = {}) => createEngine({ ...testOptions, llm, tts, ...extra });
+const engineWith = (llm: FakeLlm, tts: FakeTts | null, extra: Partial<Parameters<typeof createEngine>[0]> = {}) =>
+  createEngine({ ...testOptions, llm, tts, ...extra });
 
 describe("engine turn", () => {
   it("streams text frames, then complete with the whole reply", async () => {
@@ -24,12 +25,34 @@ describe("engine turn", () => {
 
   it("speaks the first clause then each sentence, seq from 0, and says audio was asked for", async () => {
     const tts = new FakeTts({ chunksPerSentence: 2 });
-    const frames = await collect(engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(turnInput({ audioOutput: true, config: { ...turnInput().config, audio_format: "pcm16", voice_profile: { voice_id: "fake-owl" } } })));
+    const frames = await collect(
+      engineWith(new FakeLlm({ tokens: STORY }), tts).runTurn(
+        turnInput({ audioOutput: true, config: { ...turnInput().config, audio_format: "pcm16", voice_profile: { voice_id: "fake-owl" } } }),
+      ),
+    );
     expect(frames.at(-1)!.frame).toMatchObject({ type: "complete", audio: true });
     const audio = audioOf(frames);
     expect(audio.map((a) => a.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(audio.map((a) => a.text)).toEqual(["Once upon a time,", "Once upon a time,", "there was an owl.", "there was an owl.", "It was wise.", "It was wise.", "The end!", "The end!"]);
-    expect(audio.map(decoded)).toEqual(["Once upon a time,#0", "Once upon a time,#1", "there was an owl.#0", "there was an owl.#1", "It was wise.#0", "It was wise.#1", "The end!#0", "The end!#1"]);
+    expect(audio.map((a) => a.text)).toEqual([
+      "Once upon a time,",
+      "Once upon a time,",
+      "there was an owl.",
+      "there was an owl.",
+      "It was wise.",
+      "It was wise.",
+      "The end!",
+      "The end!",
+    ]);
+    expect(audio.map(decoded)).toEqual([
+      "Once upon a time,#0",
+      "Once upon a time,#1",
+      "there was an owl.#0",
+      "there was an owl.#1",
+      "It was wise.#0",
+      "It was wise.#1",
+      "The end!#0",
+      "The end!#1",
+    ]);
     expect(audio[0]!.chunk).toMatchObject({ mimeType: "audio/mpeg", sampleRate: 22050 });
     expect(tts.records[0]!.text).toBe("Once upon a time,");
   });
@@ -42,7 +65,11 @@ describe("engine turn", () => {
       requests.push({ voice: request.voice, format: request.format });
       return synthesize(request);
     };
-    await collect(engineWith(new FakeLlm({ tokens: ["Hi there."] }), tts).runTurn(turnInput({ audioOutput: true, config: { ...turnInput().config, audio_format: "pcm16", voice_profile: { voice_id: "fake-owl", speed: 0.9 } } })));
+    await collect(
+      engineWith(new FakeLlm({ tokens: ["Hi there."] }), tts).runTurn(
+        turnInput({ audioOutput: true, config: { ...turnInput().config, audio_format: "pcm16", voice_profile: { voice_id: "fake-owl", speed: 0.9 } } }),
+      ),
+    );
     expect(requests).toEqual([{ voice: { voice_id: "fake-owl", speed: 0.9 }, format: "pcm16" }]);
   });
 
@@ -189,7 +216,9 @@ describe("engine turn", () => {
 
   it("gives the model the assembled prompt and the temperature, and nothing but messages", async () => {
     const llm = new FakeLlm();
-    await collect(engineWith(llm, null).runTurn(turnInput({ text: ".", context: { player_name: "Mia" }, config: { ...turnInput().config, temperature: 0.2 } })));
+    await collect(
+      engineWith(llm, null).runTurn(turnInput({ text: ".", context: { player_name: "Mia" }, config: { ...turnInput().config, temperature: 0.2 } })),
+    );
     const request = llm.requests[0]!;
     expect(request.temperature).toBe(0.2);
     expect(Object.keys(request).sort()).toEqual(["messages", "signal", "temperature"]);

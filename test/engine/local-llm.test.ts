@@ -96,7 +96,21 @@ describe("local engine", () => {
   });
 
   it("answers in at most three sentences otherwise", async () => {
-    const inputs = [".", "hi", "what is 2+3", "I'm sad", "why is the sky blue?", "I like dinosaurs", "tell me a joke", "my name is Sam", "how are you?", "blah", "yes", "no", "thanks"];
+    const inputs = [
+      ".",
+      "hi",
+      "what is 2+3",
+      "I'm sad",
+      "why is the sky blue?",
+      "I like dinosaurs",
+      "tell me a joke",
+      "my name is Sam",
+      "how are you?",
+      "blah",
+      "yes",
+      "no",
+      "thanks",
+    ];
     for (const text of inputs) {
       const reply = await say({ text, context: { player_name: "Mia", level: 3, favorite_color: "green" } });
       expect({ text, count: sentences(reply).length <= 3 }).toEqual({ text, count: true });

@@ -30,7 +30,12 @@ const STORY = ["Once", " upon", " a", " time.", " The", " end!"];
 describe("the engine's turn observer", () => {
   it("reports first token, first text, first audio once each, then the complete outcome", async () => {
     const { calls, observer } = recorder();
-    const engine = createEngine({ ...testOptions, llm: new FakeLlm({ tokens: STORY, firstDelayMs: 30 }), tts: new FakeTts({ chunksPerSentence: 2 }), observer });
+    const engine = createEngine({
+      ...testOptions,
+      llm: new FakeLlm({ tokens: STORY, firstDelayMs: 30 }),
+      tts: new FakeTts({ chunksPerSentence: 2 }),
+      observer,
+    });
     const frames = await collect(engine.runTurn(turnInput({ audioOutput: true })));
     expect(frames.at(-1)!.frame.type).toBe("complete");
     expect(calls.map(([hook]) => hook)).toEqual(["firstToken", "firstText", "firstAudio", "finished"]);
@@ -95,8 +100,12 @@ describe("the engine's turn observer", () => {
         throw new Error("metrics bug");
       },
     };
-    const quiet = await collect(createEngine({ ...testOptions, llm: new FakeLlm({ tokens: STORY }), tts: new FakeTts() }).runTurn(turnInput({ audioOutput: true })));
-    const noisy = await collect(createEngine({ ...testOptions, llm: new FakeLlm({ tokens: STORY }), tts: new FakeTts(), observer: throwing }).runTurn(turnInput({ audioOutput: true })));
+    const quiet = await collect(
+      createEngine({ ...testOptions, llm: new FakeLlm({ tokens: STORY }), tts: new FakeTts() }).runTurn(turnInput({ audioOutput: true })),
+    );
+    const noisy = await collect(
+      createEngine({ ...testOptions, llm: new FakeLlm({ tokens: STORY }), tts: new FakeTts(), observer: throwing }).runTurn(turnInput({ audioOutput: true })),
+    );
     expect(types(noisy)).toEqual(types(quiet));
     expect(noisy.at(-1)!.frame).toEqual(quiet.at(-1)!.frame);
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from "bun:test";
+import { createLlm } from "../../src/boot/engine-wiring.ts";
+import { loadConfig } from "../../src/config.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import { LlmError } from "../../src/engine/llm/errors.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createLlm } from "../../src/boot/engine-wiring.ts";
 import { createOpenAiLlm } from "../../src/engine/llm/openai.ts";
 import { PREAMBLE } from "../../src/engine/prompt/index.ts";
 import { refusedUrl, startFakeOpenAi } from "./helpers/fake-openai-server.ts";
@@ -42,7 +42,13 @@ describe("openai provider", () => {
             { role: "user", text: "hello" },
             { role: "assistant", text: "Hi there!" },
           ],
-          config: { prompt: "You are Ollie the owl. Greet {{player_name}}.", temperature: 0.4, audio_format: "mp3", language_code: "en", safety_policy: "children_strict" },
+          config: {
+            prompt: "You are Ollie the owl. Greet {{player_name}}.",
+            temperature: 0.4,
+            audio_format: "mp3",
+            language_code: "en",
+            safety_policy: "children_strict",
+          },
         }),
       ),
     );

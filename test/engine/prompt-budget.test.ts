@@ -3,7 +3,7 @@
  * newest end, short values stay whole, and the remembered history shares what is left.
  */
 import { describe, expect, it } from "bun:test";
-import { CUT_MARK, assemblePrompt, cutToTail, fitContext } from "../../src/engine/prompt/index.ts";
+import { assemblePrompt, CUT_MARK, cutToTail, fitContext } from "../../src/engine/prompt/index.ts";
 import type { HistoryMessage } from "../../src/engine/types.ts";
 
 const PROMPT = "You are Ollie the owl. Talk with {{player_name}}.";
@@ -65,7 +65,11 @@ describe("assemblePrompt within a budget", () => {
 
   it("trims a long conversation_history to the budget, keeping its newest lines and the child's words", () => {
     const history = dialogue(20_000);
-    const { messages, contextCut } = assemblePrompt({ prompt: PROMPT, text: "what happened?", context: { player_name: "Mia", conversation_history: history }, history: [] }, 6000, 8000);
+    const { messages, contextCut } = assemblePrompt(
+      { prompt: PROMPT, text: "what happened?", context: { player_name: "Mia", conversation_history: history }, history: [] },
+      6000,
+      8000,
+    );
     expect(contextCut).toBe(true);
     expect(total(messages)).toBeLessThanOrEqual(8000);
     const system = messages[0]!.content;
@@ -77,8 +81,15 @@ describe("assemblePrompt within a budget", () => {
   });
 
   it("shares the room with the remembered history: both are kept in part, and the whole fits", () => {
-    const remembered: HistoryMessage[] = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", text: `remembered message ${i} `.padEnd(100, ".") }));
-    const { messages, historyKept } = assemblePrompt({ prompt: PROMPT, text: "hi", context: { conversation_history: dialogue(20_000) }, history: remembered }, 6000, 10_000);
+    const remembered: HistoryMessage[] = Array.from({ length: 60 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      text: `remembered message ${i} `.padEnd(100, "."),
+    }));
+    const { messages, historyKept } = assemblePrompt(
+      { prompt: PROMPT, text: "hi", context: { conversation_history: dialogue(20_000) }, history: remembered },
+      6000,
+      10_000,
+    );
     expect(total(messages)).toBeLessThanOrEqual(10_000);
     expect(historyKept).toBeGreaterThan(10);
     expect(historyKept).toBeLessThan(60);
@@ -86,7 +97,11 @@ describe("assemblePrompt within a budget", () => {
   });
 
   it("keeps the fixed parts even when the budget is smaller than they are", () => {
-    const { messages } = assemblePrompt({ prompt: PROMPT, text: "hi", context: { conversation_history: dialogue(3000) }, history: [{ role: "user", text: "old" }] }, 6000, 100);
+    const { messages } = assemblePrompt(
+      { prompt: PROMPT, text: "hi", context: { conversation_history: dialogue(3000) }, history: [{ role: "user", text: "old" }] },
+      6000,
+      100,
+    );
     expect(messages[0]!.content).toContain("You are Ollie the owl.");
     expect(messages.at(-1)).toEqual({ role: "user", content: "hi" });
     expect(messages).toHaveLength(2);

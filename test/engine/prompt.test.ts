@@ -1,5 +1,14 @@
 import { describe, expect, it } from "bun:test";
-import { CARRY_ON_INSTRUCTION, GREETING_INSTRUCTION, PRECEDENCE_REMINDER, PREAMBLE, assemblePrompt, fillTemplate, findCharacter, trimHistory } from "../../src/engine/prompt/index.ts";
+import {
+  assemblePrompt,
+  CARRY_ON_INSTRUCTION,
+  fillTemplate,
+  findCharacter,
+  GREETING_INSTRUCTION,
+  PREAMBLE,
+  PRECEDENCE_REMINDER,
+  trimHistory,
+} from "../../src/engine/prompt/index.ts";
 import type { HistoryMessage } from "../../src/engine/types.ts";
 
 describe("fillTemplate", () => {
@@ -38,8 +47,24 @@ describe("trimHistory", () => {
 
   it("keeps nothing with a zero budget or when the newest message alone is too long", () => {
     expect(trimHistory(history, 0)).toEqual([]);
-    expect(trimHistory([{ role: "user", text: "x".repeat(100) }, { role: "assistant", text: "y".repeat(20) }], 50)).toEqual([{ role: "assistant", text: "y".repeat(20) }]);
-    expect(trimHistory([{ role: "user", text: "y" }, { role: "assistant", text: "x".repeat(100) }], 50)).toEqual([]);
+    expect(
+      trimHistory(
+        [
+          { role: "user", text: "x".repeat(100) },
+          { role: "assistant", text: "y".repeat(20) },
+        ],
+        50,
+      ),
+    ).toEqual([{ role: "assistant", text: "y".repeat(20) }]);
+    expect(
+      trimHistory(
+        [
+          { role: "user", text: "y" },
+          { role: "assistant", text: "x".repeat(100) },
+        ],
+        50,
+      ),
+    ).toEqual([]);
   });
 });
 

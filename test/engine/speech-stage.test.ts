@@ -25,7 +25,14 @@ describe("speechStage", () => {
   it("yields each sentence's chunks in sentence order", async () => {
     const tts = new FakeTts({ chunksPerSentence: 2, delayMs: 5 });
     const { frames } = await run(list(["One.", "Two.", "Three."]), tts);
-    expect(frames.map((f) => `${f.text}:${new TextDecoder().decode(f.chunk.data)}`)).toEqual(["One.:One.#0", "One.:One.#1", "Two.:Two.#0", "Two.:Two.#1", "Three.:Three.#0", "Three.:Three.#1"]);
+    expect(frames.map((f) => `${f.text}:${new TextDecoder().decode(f.chunk.data)}`)).toEqual([
+      "One.:One.#0",
+      "One.:One.#1",
+      "Two.:Two.#0",
+      "Two.:Two.#1",
+      "Three.:Three.#0",
+      "Three.:Three.#1",
+    ]);
   });
 
   it("keeps sentence order even when a later sentence is quicker to synthesize", async () => {

@@ -6,11 +6,22 @@
  */
 import { describe, expect, it } from "bun:test";
 import type { TurnFrame } from "../../src/engine/frames.ts";
-import { builtinPolicy } from "../../src/engine/safety/checks.ts";
-import type { TurnInput } from "../../src/engine/types.ts";
-import { classifyText, extractText, guardUtilityInput, matchAnswer, runUtilitySet, withUtilities, type Utility, type UtilityChecker, type UtilityModel, type UtilityQuery } from "../../src/engine/utilities/index.ts";
 import { silentLogger } from "../../src/engine/logger.ts";
 import { sleep } from "../../src/engine/pipeline/abort.ts";
+import { builtinPolicy } from "../../src/engine/safety/checks.ts";
+import type { TurnInput } from "../../src/engine/types.ts";
+import {
+  classifyText,
+  extractText,
+  guardUtilityInput,
+  matchAnswer,
+  runUtilitySet,
+  type Utility,
+  type UtilityChecker,
+  type UtilityModel,
+  type UtilityQuery,
+  withUtilities,
+} from "../../src/engine/utilities/index.ts";
 
 describe("local rules: classify", () => {
   const YES_NO = ["yes", "no"];
@@ -93,7 +104,10 @@ class FakeModel implements UtilityModel {
 const strict = builtinPolicy("children_strict") as UtilityChecker;
 const extract = (prompt: string): Utility => ({ type: "extract", extract_prompt: prompt });
 
-function turnInput(overrides: Partial<TurnInput> & { utilities?: NonNullable<TurnInput["config"]["utilities"]> }, signal = new AbortController().signal): TurnInput {
+function turnInput(
+  overrides: Partial<TurnInput> & { utilities?: NonNullable<TurnInput["config"]["utilities"]> },
+  signal = new AbortController().signal,
+): TurnInput {
   return {
     text: overrides.text ?? "I love my cat",
     context: overrides.context ?? { player: "Mia" },
@@ -144,7 +158,14 @@ describe("the turn hooks", () => {
     const inner = scriptedTurn(REPLY, 5);
     const input = turnInput({ utilities: { definitions, onInput: ["first"], onInputNonBlocking: ["slow"], onOutput: ["after"] } });
     const frames = await collect(withUtilities(input, { model, timeoutMs: 1000, logger: silentLogger, checker: () => strict }, inner.run));
-    expect(frames.map((f) => (f.type === "data" ? `data:${Object.keys(f.data)}` : f.type))).toEqual(["data:first", "text", "text", "data:slow", "data:after", "complete"]);
+    expect(frames.map((f) => (f.type === "data" ? `data:${Object.keys(f.data)}` : f.type))).toEqual([
+      "data:first",
+      "text",
+      "text",
+      "data:slow",
+      "data:after",
+      "complete",
+    ]);
     expect(inner.seen[0]!.context).toEqual({ player: "Mia", first: "first" });
     const after = model.queries.find((q) => q.instruction === "after")!;
     expect(after.subject).toEqual({ role: "character", text: "Hello there." });
@@ -166,7 +187,10 @@ describe("the turn hooks", () => {
       return q.instruction;
     });
     const inner = scriptedTurn(REPLY);
-    const input = turnInput({ utilities: { definitions: new Map([["a", extract("a")]]), onInput: ["a"], onInputNonBlocking: [], onOutput: [] } }, controller.signal);
+    const input = turnInput(
+      { utilities: { definitions: new Map([["a", extract("a")]]), onInput: ["a"], onInputNonBlocking: [], onOutput: [] } },
+      controller.signal,
+    );
     setTimeout(() => controller.abort(), 10);
     const frames = await collect(withUtilities(input, { model, timeoutMs: 1000, logger: silentLogger, checker: () => strict }, inner.run));
     expect(frames).toEqual([]);
@@ -178,8 +202,13 @@ describe("the turn hooks", () => {
       await Bun.sleep(200);
       return q.instruction;
     });
-    const inner = scriptedTurn([{ type: "text", text: "Hi" }, { type: "error", code: "llm_unavailable", error: "down" }]);
-    const input = turnInput({ utilities: { definitions: new Map([["late", extract("late")]]), onInput: [], onInputNonBlocking: ["late"], onOutput: ["late"] } });
+    const inner = scriptedTurn([
+      { type: "text", text: "Hi" },
+      { type: "error", code: "llm_unavailable", error: "down" },
+    ]);
+    const input = turnInput({
+      utilities: { definitions: new Map([["late", extract("late")]]), onInput: [], onInputNonBlocking: ["late"], onOutput: ["late"] },
+    });
     const began = performance.now();
     const frames = await collect(withUtilities(input, { model, timeoutMs: 5000, logger: silentLogger, checker: () => strict }, inner.run));
     expect(frames.map((f) => f.type)).toEqual(["text", "error"]);
@@ -189,7 +218,11 @@ describe("the turn hooks", () => {
   it("gives a '.' turn's on_input utilities no subject, only the conversation", async () => {
     const model = new FakeModel((q) => q.instruction);
     const inner = scriptedTurn(REPLY);
-    const input = turnInput({ text: ".", history: [{ role: "assistant", text: "Hi!" }], utilities: { definitions: new Map([["a", extract("a")]]), onInput: ["a"], onInputNonBlocking: [], onOutput: [] } });
+    const input = turnInput({
+      text: ".",
+      history: [{ role: "assistant", text: "Hi!" }],
+      utilities: { definitions: new Map([["a", extract("a")]]), onInput: ["a"], onInputNonBlocking: [], onOutput: [] },
+    });
     await collect(withUtilities(input, { model, timeoutMs: 1000, logger: silentLogger, checker: () => strict }, inner.run));
     expect(model.queries[0]!.subject).toBeNull();
     expect(model.queries[0]!.history).toEqual([{ role: "assistant", text: "Hi!" }]);
@@ -197,7 +230,9 @@ describe("the turn hooks", () => {
 
   it("passes frames through untouched when no utility is asked for", async () => {
     const inner = scriptedTurn(REPLY);
-    const frames = await collect(withUtilities(turnInput({}), { model: new FakeModel(), timeoutMs: 1000, logger: silentLogger, checker: () => strict }, inner.run));
+    const frames = await collect(
+      withUtilities(turnInput({}), { model: new FakeModel(), timeoutMs: 1000, logger: silentLogger, checker: () => strict }, inner.run),
+    );
     expect(frames).toEqual(REPLY);
   });
 });
@@ -229,7 +264,11 @@ describe("the runner", () => {
 
   it("withholds the answer when the safety check itself fails (fails safe)", async () => {
     const broken: UtilityChecker = { checkInput: (t) => strict.checkInput(t), checkOutput: () => Promise.reject(new Error("moderation down")) };
-    const result = await runUtilitySet(request(new Map([["x", extract("x")]]), ["x"], broken), { model: new FakeModel(), timeoutMs: 500, logger: silentLogger });
+    const result = await runUtilitySet(request(new Map([["x", extract("x")]]), ["x"], broken), {
+      model: new FakeModel(),
+      timeoutMs: 500,
+      logger: silentLogger,
+    });
     expect(result.data).toEqual({ x: { error: "the answer could not be checked by the safety policy", code: "utility_blocked" } });
   });
 

@@ -17,7 +17,24 @@ export const MARKER = "Zq9Echo";
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.constantFrom("", " ", "constructor", "__proto__", "toString", "prototype", "hasOwnProperty", "null", "true", "0", "-1", "1e309", "%00", "../..", "<script>", "'; DROP TABLE players; --"),
+  fc.constantFrom(
+    "",
+    " ",
+    "constructor",
+    "__proto__",
+    "toString",
+    "prototype",
+    "hasOwnProperty",
+    "null",
+    "true",
+    "0",
+    "-1",
+    "1e309",
+    "%00",
+    "../..",
+    "<script>",
+    "'; DROP TABLE players; --",
+  ),
   fc.nat({ max: 10_000 }).map((n) => `${MARKER}${n}<>"'`),
   fc.nat({ max: 10_000 }).map((n) => `hoot_dev_dk_${MARKER}${n}`),
 );
@@ -25,7 +42,9 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 /** Nesting of `depth` arrays/objects around a value, as text. */
 export const deepJson: fc.Arbitrary<string> = fc
   .tuple(fc.integer({ min: 1, max: 3000 }), fc.boolean(), fc.boolean())
-  .map(([depth, objects, closed]) => (objects ? '{"a":'.repeat(depth) + "1" + (closed ? "}".repeat(depth) : "") : "[".repeat(depth) + (closed ? "]".repeat(depth) : "")));
+  .map(([depth, objects, closed]) =>
+    objects ? '{"a":'.repeat(depth) + "1" + (closed ? "}".repeat(depth) : "") : "[".repeat(depth) + (closed ? "]".repeat(depth) : ""),
+  );
 
 const STACK = /\n\s+at |\bat [^\s]+ \(|node_modules|\/src\/|\.ts:\d+|\bTypeError\b|\bRangeError\b|SQLITE_/;
 

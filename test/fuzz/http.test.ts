@@ -45,17 +45,32 @@ const PATHS = [
 // Field names that look like names are named in errors by design ("Unknown field \"x\""); keep the marker out of those.
 const fieldName = hostileString.map((k) => (k.includes(MARKER) && /^[A-Za-z0-9_.$-]{1,64}$/.test(k) ? `${k}!` : k));
 
-const segment = fc.oneof(fc.constantFrom("1", "0", "-1", "999999999999999999999", "1.5", "constructor", "__proto__", "toString", "%2e%2e", "%00", "swagger-ui.css"), hostileString.map(encodeURIComponent));
+const segment = fc.oneof(
+  fc.constantFrom("1", "0", "-1", "999999999999999999999", "1.5", "constructor", "__proto__", "toString", "%2e%2e", "%00", "swagger-ui.css"),
+  hostileString.map(encodeURIComponent),
+);
 
 const path = fc
-  .tuple(fc.constantFrom(...PATHS), segment, fc.option(fc.dictionary(fc.oneof(fc.constantFrom("limit", "after", "x", "__proto__"), fieldName), hostileString, { maxKeys: 3 })))
+  .tuple(
+    fc.constantFrom(...PATHS),
+    segment,
+    fc.option(fc.dictionary(fc.oneof(fc.constantFrom("limit", "after", "x", "__proto__"), fieldName), hostileString, { maxKeys: 3 })),
+  )
   .map(([template, id, query]) => {
     const base = template.replace("{id}", id === "PLAYER" ? String(playerPk) : id);
     if (!query) return base;
     return `${base}?${new URLSearchParams(query as Record<string, string>).toString()}`;
   });
 
-const fieldValue = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 3 }), fc.jsonValue({ maxDepth: 3 }));
+const fieldValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileString, { maxLength: 3 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 
 const knownFields = fc.record(
   {
@@ -72,7 +87,10 @@ const knownFields = fc.record(
 );
 
 const body = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(knownFields, fc.dictionary(fieldName, fieldValue, { maxKeys: 2 })).map(([known, extra]) => JSON.stringify({ ...extra, ...known })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(knownFields, fc.dictionary(fieldName, fieldValue, { maxKeys: 2 })).map(([known, extra]) => JSON.stringify({ ...extra, ...known })),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: deepJson },
   { weight: 1, arbitrary: hostileString },
@@ -86,7 +104,14 @@ const request = fc.record({
   path,
   auth,
   body: fc.option(body, { nil: undefined }),
-  contentType: fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "application/vnd.api+json", undefined),
+  contentType: fc.constantFrom(
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "application/vnd.api+json",
+    undefined,
+  ),
   origin: fc.option(fc.constantFrom("https://game.example", "null", "http://localhost:5173"), { nil: undefined }),
   requestId: fc.option(hostileString, { nil: undefined }),
   preflight: fc.boolean(),
@@ -96,7 +121,15 @@ type Request = typeof request extends fc.Arbitrary<infer T> ? T : never;
 
 function headersFor(r: Request): Record<string, string> {
   const headers: Record<string, string> = {};
-  const bearer = { none: null, developer: `Bearer ${team.developerToken}`, player: `Bearer ${playerToken}`, "developer-key": `Bearer ${team.developerKey}`, garbage: `Bearer ${MARKER}.x.y`, "empty-bearer": "Bearer", basic: "Basic dXNlcjpwYXNz" }[r.auth];
+  const bearer = {
+    none: null,
+    developer: `Bearer ${team.developerToken}`,
+    player: `Bearer ${playerToken}`,
+    "developer-key": `Bearer ${team.developerKey}`,
+    garbage: `Bearer ${MARKER}.x.y`,
+    "empty-bearer": "Bearer",
+    basic: "Basic dXNlcjpwYXNz",
+  }[r.auth];
   if (bearer) headers.authorization = bearer;
   if (r.contentType && r.body !== undefined) headers["content-type"] = r.contentType;
   if (r.origin) headers.origin = r.origin;

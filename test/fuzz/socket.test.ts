@@ -21,7 +21,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const DOCUMENTED_CLOSES = new Set([1000, 1001, 1005, 1008, 1009, 1013, 4401, 4403, 4429]);
-const KINDS = ["authenticate", "ping", "set_configuration", "merge_configuration", "get_configuration", "interrupt", "interact", "close", "error", "add_audio", "render_prompt", "get_available_models", "set_service_profile"];
+const KINDS = [
+  "authenticate",
+  "ping",
+  "set_configuration",
+  "merge_configuration",
+  "get_configuration",
+  "interrupt",
+  "interact",
+  "close",
+  "error",
+  "add_audio",
+  "render_prompt",
+  "get_available_models",
+  "set_service_profile",
+];
 
 const value = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
 

@@ -115,7 +115,8 @@ export async function everything(database: Database): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (const { name } of tables) {
     for (const row of await rawSql(database, `SELECT * FROM "${name}"`)) {
-      for (const value of Object.values(row)) parts.push(Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value) : Buffer.from(String(value)));
+      for (const value of Object.values(row))
+        parts.push(Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value) : Buffer.from(String(value)));
     }
   }
   return Buffer.concat(parts);

@@ -48,7 +48,9 @@ export function rawRequest(port: number, request: string, ms = 5000): Promise<Ra
 /** A JSON POST with an explicit Host header. */
 export function rawPost(port: number, path: string, host: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
   const text = JSON.stringify(body);
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   return rawRequest(
     port,
     `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`,

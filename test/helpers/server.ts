@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { loadConfig, type Config } from "../../src/config.ts";
-import { startServer, type RunningServer, type ServerOptions } from "../../src/boot/server.ts";
+import { type RunningServer, type ServerOptions, startServer } from "../../src/boot/server.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { createServiceAccount } from "../../src/service-accounts/service.ts";
 import { createTeam } from "../../src/teams/service.ts";
 import { createDeveloper } from "../../src/users/service.ts";
-import { createServiceAccount } from "../../src/service-accounts/service.ts";
-import { createPgDatabase, SERVER_BACKEND, type Backend } from "./database.ts";
+import { type Backend, createPgDatabase, SERVER_BACKEND } from "./database.ts";
 
 export const TEST_SECRET = Buffer.alloc(32, 7).toString("base64");
 
@@ -35,7 +35,10 @@ const pgDatabaseOfDir = new Map<string, string>();
  * A running server with `env` settings on top of test defaults, on this pass's backend unless `backend` says
  * otherwise (a test of something only SQLite has asks for "sqlite").
  */
-export async function startTestServer(env: Record<string, string> = {}, options: ServerOptions & { dir?: string; backend?: Backend } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: ServerOptions & { dir?: string; backend?: Backend } = {},
+): Promise<TestServer> {
   // A given folder is the caller's (a restart test reuses it): it is kept on close.
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "hoot-test-"));
   const backend = options.backend ?? SERVER_BACKEND;

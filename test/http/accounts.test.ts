@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
+import { SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
 import { addTeamMember, createTeam } from "../../src/teams/service.ts";
 import { rawSql } from "../helpers/database.ts";
-import { SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -55,11 +55,17 @@ describe("GET /api/teams", () => {
 describe("service accounts", () => {
   it("creates login-only and playerCreate keys; lists login-only in full and playerCreate masked", async () => {
     const fixture = await createTeamFixture(file.server);
-    const pub = await api(file.server.url, "POST", "/api/service-accounts", { token: fixture.developerToken, body: { name: "ios-app", permissions: ["playerLogin"] } });
+    const pub = await api(file.server.url, "POST", "/api/service-accounts", {
+      token: fixture.developerToken,
+      body: { name: "ios-app", permissions: ["playerLogin"] },
+    });
     expect(pub.status).toBe(201);
     expect(pub.body.permissions).toEqual(["playerLogin"]);
     expect(pub.body.api_key).toMatch(/^hoot_dev_sk_/);
-    const priv = await api(file.server.url, "POST", "/api/service-accounts", { token: fixture.developerToken, body: { name: "server", permissions: ["playerLogin", "playerCreate"] } });
+    const priv = await api(file.server.url, "POST", "/api/service-accounts", {
+      token: fixture.developerToken,
+      body: { name: "server", permissions: ["playerLogin", "playerCreate"] },
+    });
     expect(priv.status).toBe(201);
     expect(priv.body.permissions).toEqual(["playerLogin", "playerCreate"]);
     const list = await api(file.server.url, "GET", "/api/service-accounts", { token: fixture.developerToken });
@@ -107,7 +113,8 @@ describe("system routes", () => {
     expect((await api(file.server.url, "GET", "/api/ready")).body).toEqual({ status: "ready" });
     const spec = await api(file.server.url, "GET", "/api/openapi.json");
     expect(spec.status).toBe(200);
-    for (const path of ["/api/auth/login", "/api/players/{player_pk}", "/api/users/me", "/api/service-accounts"]) expect(Object.keys(spec.body.paths)).toContain(path);
+    for (const path of ["/api/auth/login", "/api/players/{player_pk}", "/api/users/me", "/api/service-accounts"])
+      expect(Object.keys(spec.body.paths)).toContain(path);
     const docs = await fetch(`${file.server.url}/docs`);
     const html = await docs.text();
     expect(docs.headers.get("content-type")).toContain("text/html");
@@ -172,8 +179,14 @@ describe("service accounts and developers the hosted engine's way", () => {
     const users = async () => (await rawSql(file.server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM users"))[0]!.n as number;
     const before = await users();
 
-    const unknown = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Pre-registered", email: unknownEmail.toUpperCase(), user_type: "user" } });
-    const known = await api(file.server.url, "POST", "/api/users", { token: attacker.developerToken, body: { name: "Victim", email: victimEmail, user_type: "user" } });
+    const unknown = await api(file.server.url, "POST", "/api/users", {
+      token: attacker.developerToken,
+      body: { name: "Pre-registered", email: unknownEmail.toUpperCase(), user_type: "user" },
+    });
+    const known = await api(file.server.url, "POST", "/api/users", {
+      token: attacker.developerToken,
+      body: { name: "Victim", email: victimEmail, user_type: "user" },
+    });
     // Known and unknown e-mails answer alike, and no key is handed to anyone.
     expect(unknown.status).toBe(202);
     expect(known.status).toBe(202);
@@ -201,9 +214,17 @@ describe("service accounts and developers the hosted engine's way", () => {
   it("refuses bad POST /api/users bodies with 400 and a taken service account name with 409, writing nothing", async () => {
     const fixture = await createTeamFixture(file.server);
     const token = fixture.developerToken;
-    const count = async () => (await rawSql(file.server.deps.database, "SELECT CAST((SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS INTEGER) AS n"))[0]!.n as number;
+    const count = async () =>
+      (await rawSql(file.server.deps.database, "SELECT CAST((SELECT count(*) FROM users) + (SELECT count(*) FROM service_accounts) AS INTEGER) AS n"))[0]!
+        .n as number;
     const before = await count();
-    for (const body of [{ name: "no-email", user_type: "user" }, { name: "x", email: "not-an-email" }, { name: "", user_type: "playerLogin" }, { name: "x", user_type: "admin" }, { name: "x", user_type: "playerLogin", team: 1 }]) {
+    for (const body of [
+      { name: "no-email", user_type: "user" },
+      { name: "x", email: "not-an-email" },
+      { name: "", user_type: "playerLogin" },
+      { name: "x", user_type: "admin" },
+      { name: "x", user_type: "playerLogin", team: 1 },
+    ]) {
       const res = await api(file.server.url, "POST", "/api/users", { token, body });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
@@ -222,7 +243,8 @@ describe("PATCH and DELETE /api/users/me", () => {
     const renamed = await api(file.server.url, "PATCH", "/api/users/me", { token, body: { name: "  Ada L.  " } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: "Ada L.", api_key: fixture.developerKey });
-    for (const body of [{ name: null }, { name: "" }, {}]) expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body })).body.name).toBe("Ada L.");
+    for (const body of [{ name: null }, { name: "" }, {}])
+      expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body })).body.name).toBe("Ada L.");
     expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body: { name: 7 } })).status).toBe(400);
     expect((await api(file.server.url, "PATCH", "/api/users/me", { token, body: { email: "x@y.z" } })).status).toBe(400);
   });

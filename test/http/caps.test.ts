@@ -5,11 +5,11 @@
  * counted on the latest row, not written one by one), and incidents purged by the retention setting.
  */
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, serverForFile } from "../helpers/server.ts";
-import { rawSql } from "../helpers/database.ts";
-import { openSession } from "../helpers/ws.ts";
-import { ConsoleBrowser } from "../console/helpers/console.ts";
 import { purgeExpired } from "../../src/conversations/service.ts";
+import { ConsoleBrowser } from "../console/helpers/console.ts";
+import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, serverForFile } from "../helpers/server.ts";
+import { openSession } from "../helpers/ws.ts";
 
 const file = serverForFile({
   // The fixture makes two service accounts.
@@ -77,7 +77,11 @@ describe("caps answered at their edge", () => {
     expect((await browsers[0]!.session()).status).toBe(401);
     expect((await browsers[1]!.session()).status).toBe(200);
     expect((await browsers[2]!.session()).status).toBe(200);
-    const [{ n }] = (await rawSql(file.server.deps.database, "SELECT COUNT(*) AS n FROM console_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ?", `dev-${team.teamName}@example.com`)) as [{ n: number }];
+    const [{ n }] = (await rawSql(
+      file.server.deps.database,
+      "SELECT COUNT(*) AS n FROM console_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ?",
+      `dev-${team.teamName}@example.com`,
+    )) as [{ n: number }];
     expect(Number(n)).toBe(2);
   });
 

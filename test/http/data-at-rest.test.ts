@@ -1,12 +1,12 @@
-import { describe, expect, it } from "bun:test";
 import { Database } from "bun:sqlite";
+import { describe, expect, it } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, createPlayer, createTeamFixture, startTestServer, type TestServer } from "../helpers/server.ts";
-import { openSession } from "../helpers/ws.ts";
 import { loadHistory } from "../../src/conversations/service.ts";
 import { rawSql, SERVER_BACKEND } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, startTestServer, type TestServer } from "../helpers/server.ts";
+import { openSession } from "../helpers/ws.ts";
 
 // SQLite's file, WAL and permissions: checked in the SQLite pass (the PostgreSQL pass has no file to look at).
 const sqliteOnly = it.skipIf(SERVER_BACKEND !== "sqlite");

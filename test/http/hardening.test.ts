@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, serverForFile, startTestServer } from "../helpers/server.ts";
-import { rawPost, rawRequest, rawUpgrade } from "../helpers/raw-http.ts";
 import { holdLocks } from "../helpers/database.ts";
+import { rawPost, rawRequest, rawUpgrade } from "../helpers/raw-http.ts";
+import { api, createPlayer, serverForFile, startTestServer } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -39,7 +39,10 @@ describe("deep JSON", () => {
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text.length).toBeLessThan(200);
-    expect(JSON.parse(text)).toEqual({ error: expect.stringMatching(/^Field "api_key" in the request body (must be|has) [a-z ]+\.$/), code: "invalid_request" });
+    expect(JSON.parse(text)).toEqual({
+      error: expect.stringMatching(/^Field "api_key" in the request body (must be|has) [a-z ]+\.$/),
+      code: "invalid_request",
+    });
     expect((await fetch(`${file.server.url}/api/health`)).status).toBe(200);
   });
 
@@ -85,7 +88,13 @@ describe("names from the URL", () => {
 
 describe("short Host headers (a service named api behind a proxy)", () => {
   it.each(["api", "web", "app:80", "a"])("Host: %s routes POST /api/players and the /interact upgrade", async (host) => {
-    const made = await rawPost(file.server.port, "/api/players", host, { external_id: `host-${host}-${Date.now()}` }, { authorization: `Bearer ${file.team.developerToken}` });
+    const made = await rawPost(
+      file.server.port,
+      "/api/players",
+      host,
+      { external_id: `host-${host}-${Date.now()}` },
+      { authorization: `Bearer ${file.team.developerToken}` },
+    );
     expect(made.status).toBe(201);
     expect(JSON.parse(made.body).federated_id).toMatch(/^hoot_dev_fid_/);
     const login = await rawPost(file.server.port, "/api/auth/login", host, { api_key: file.team.developerKey });
@@ -180,7 +189,10 @@ describe("CORS", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(origin);
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
-    const allowed = res.headers.get("access-control-allow-headers")!.split(",").map((h) => h.trim());
+    const allowed = res.headers
+      .get("access-control-allow-headers")!
+      .split(",")
+      .map((h) => h.trim());
     expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type", "x-request-id"]));
     expect(Number(res.headers.get("access-control-max-age"))).toBeGreaterThan(0);
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
@@ -194,7 +206,11 @@ describe("CORS", () => {
     expect(login.headers.get("access-control-allow-origin")).toBe(origin);
     expect(login.headers.get("access-control-expose-headers")).toContain("x-request-id");
     // Errors carry it too, so the page can read why it failed.
-    const refused = await fetch(`${file.server.url}/api/auth/login`, { method: "POST", headers: { origin, "content-type": "application/json" }, body: '{"api_key":5}' });
+    const refused = await fetch(`${file.server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: '{"api_key":5}',
+    });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("access-control-allow-origin")).toBe(origin);
     const health = await fetch(`${file.server.url}/api/health`, { headers: { origin: "https://game.example" } });
@@ -206,7 +222,9 @@ describe("CORS", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(await res.json()).toEqual({ error: expect.stringContaining("HOOT_CORS_ORIGINS"), code: "origin_not_allowed" });
-    const get = await fetch(`${file.server.url}/api/players`, { headers: { origin: "https://evil.example", authorization: `Bearer ${file.team.developerToken}` } });
+    const get = await fetch(`${file.server.url}/api/players`, {
+      headers: { origin: "https://evil.example", authorization: `Bearer ${file.team.developerToken}` },
+    });
     expect(get.headers.get("access-control-allow-origin")).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
-import { addTeamMember, createTeam } from "../../src/teams/service.ts";
 import { generateKey } from "../../src/auth/keys.ts";
+import { addTeamMember, createTeam } from "../../src/teams/service.ts";
+import { api, createPlayer, createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 
 const file = serverForFile();
 
@@ -54,7 +54,12 @@ describe("POST /api/auth/login", () => {
     const player = await createPlayer(file.server, file.team);
     expect(player.token.split(".")).toHaveLength(3);
     // A player token reaches nothing over HTTP.
-    for (const [method, path] of [["GET", "/api/users/me"], ["GET", "/api/players/"], ["GET", `/api/players/${player.pk}`], ["GET", "/api/teams"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/users/me"],
+      ["GET", "/api/players/"],
+      ["GET", `/api/players/${player.pk}`],
+      ["GET", "/api/teams"],
+    ] as const) {
       const res = await api(file.server.url, method, path, { token: player.token });
       expect(res.status).toBe(403);
     }
@@ -70,7 +75,12 @@ describe("POST /api/auth/login", () => {
   it("answers the same 401 for unknown, malformed and mistyped keys", async () => {
     const unknown = generateKey("dk", "dev");
     const mistyped = file.team.developerKey.slice(0, -1) + (file.team.developerKey.endsWith("A") ? "B" : "A");
-    const bodies = [{ api_key: unknown }, { api_key: "nonsense" }, { api_key: mistyped }, { api_key: file.team.publicKey, federated_id: generateKey("fid", "dev") }];
+    const bodies = [
+      { api_key: unknown },
+      { api_key: "nonsense" },
+      { api_key: mistyped },
+      { api_key: file.team.publicKey, federated_id: generateKey("fid", "dev") },
+    ];
     const answers = await Promise.all(bodies.map(loginWith));
     for (const res of answers) {
       expect(res.status).toBe(401);
@@ -114,13 +124,23 @@ describe("login failure limits", () => {
         });
         expect(res.status).toBe(401);
       }
-      const ok = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.publicKey, federated_id: player.federatedId }, headers: { "x-forwarded-for": "10.1.1.1" } });
+      const ok = await api(limited.url, "POST", "/api/auth/login", {
+        body: { api_key: fixture.publicKey, federated_id: player.federatedId },
+        headers: { "x-forwarded-for": "10.1.1.1" },
+      });
       expect(ok.status).toBe(200);
       // The same address failing again and again is limited for failing credentials only.
-      for (let i = 0; i < 5; i++) await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "1.2.3.4, 10.9.9.9" } });
-      const blocked = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
+      for (let i = 0; i < 5; i++)
+        await api(limited.url, "POST", "/api/auth/login", { body: { api_key: generateKey("dk", "dev") }, headers: { "x-forwarded-for": "1.2.3.4, 10.9.9.9" } });
+      const blocked = await api(limited.url, "POST", "/api/auth/login", {
+        body: { api_key: generateKey("dk", "dev") },
+        headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" },
+      });
       expect(blocked.status).toBe(429);
-      const good = await api(limited.url, "POST", "/api/auth/login", { body: { api_key: fixture.developerKey }, headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" } });
+      const good = await api(limited.url, "POST", "/api/auth/login", {
+        body: { api_key: fixture.developerKey },
+        headers: { "x-forwarded-for": "5.5.5.5, 10.9.9.9" },
+      });
       expect(good.status).toBe(200);
     } finally {
       await limited.close();
@@ -214,7 +234,7 @@ describe("login failure limits per credential", () => {
 describe("login bodies as the hosted engine's SDKs send them", () => {
   const UNAUTHORIZED = { error: "Authentication failed: the credential is missing, invalid, expired or revoked.", code: "unauthorized" };
 
-  it("treats null and \"\" as absent for every field", async () => {
+  it('treats null and "" as absent for every field', async () => {
     const player = await createPlayer(file.server, file.team);
     for (const body of [
       { api_key: file.team.developerKey, team_name: null, federated_id: null },
@@ -262,7 +282,12 @@ describe("login bodies as the hosted engine's SDKs send them", () => {
       const res = await api(file.server.url, "POST", "/api/auth/login", { body, headers: { "content-type": "application/json" } });
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }
-    for (const body of [{ api_key: 42 }, { api_key: file.team.developerKey, team_name: 5 }, { api_key: file.team.publicKey, federated_id: {} }, { api_key: ["k"] }]) {
+    for (const body of [
+      { api_key: 42 },
+      { api_key: file.team.developerKey, team_name: 5 },
+      { api_key: file.team.publicKey, federated_id: {} },
+      { api_key: ["k"] },
+    ]) {
       const res = await loginWith(body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
     }

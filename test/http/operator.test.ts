@@ -2,11 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, createPlayer, createTeamFixture, databaseEnv, login, startTestServer, TEST_SECRET, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { createOperatorKey } from "../../src/operator/service.ts";
 import { rawSql } from "../helpers/database.ts";
 import { runHoot } from "../helpers/process.ts";
+import {
+  api,
+  createPlayer,
+  createTeamFixture,
+  databaseEnv,
+  login,
+  startTestServer,
+  TEST_SECRET,
+  type TeamFixture,
+  type TestServer,
+} from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { createOperatorKey } from "../../src/operator/service.ts";
 
 let dir: string;
 let server: TestServer;
@@ -23,7 +33,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const operatorToken = async () => (await login(server.url, { api_key: (await createOperatorKey(server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`)).api_key })).access_token;
+const operatorToken = async () =>
+  (await login(server.url, { api_key: (await createOperatorKey(server.deps, `ops-${crypto.randomUUID().slice(0, 8)}`)).api_key })).access_token;
 
 const OPERATOR_ROUTES: [string, string, unknown?][] = [
   ["GET", "/api/settings"],
@@ -82,7 +93,7 @@ describe("operator keys from the admin command", () => {
   });
 
   it("refuses an operator key sent with team_name or federated_id, with the one 401 body", async () => {
-    const { api_key } = (await createOperatorKey(server.deps, "login-shapes"));
+    const { api_key } = await createOperatorKey(server.deps, "login-shapes");
     for (const extra of [{ team_name: team.teamName }, { federated_id: (await createPlayer(server, team)).federatedId }]) {
       const res = await api(server.url, "POST", "/api/auth/login", { body: { api_key, ...extra } });
       expect(res.status).toBe(401);
@@ -106,7 +117,13 @@ describe("operator routes", () => {
 
   it("are the only routes an operator token reaches", async () => {
     const token = await operatorToken();
-    for (const [method, path, body] of [["GET", "/api/players"], ["POST", "/api/players", { external_id: "op" }], ["GET", "/api/users/me"], ["GET", "/api/service-accounts"], ["GET", "/api/users/service_accounts"]] as [string, string, unknown?][]) {
+    for (const [method, path, body] of [
+      ["GET", "/api/players"],
+      ["POST", "/api/players", { external_id: "op" }],
+      ["GET", "/api/users/me"],
+      ["GET", "/api/service-accounts"],
+      ["GET", "/api/users/service_accounts"],
+    ] as [string, string, unknown?][]) {
       expect({ path, status: (await api(server.url, method, path, { token, body })).status }).toEqual({ path, status: 403 });
     }
   });
@@ -114,7 +131,13 @@ describe("operator routes", () => {
   it("show the settings without secret values", async () => {
     const res = await api(server.url, "GET", "/api/settings", { token: await operatorToken() });
     expect(res.status).toBe(200);
-    expect(res.body.settings).toMatchObject({ env: "dev", secret_key: "[set]", llm_api_key: "[set]", tts_api_key: null, tts_base_url: "https://speech.example.com/v1" });
+    expect(res.body.settings).toMatchObject({
+      env: "dev",
+      secret_key: "[set]",
+      llm_api_key: "[set]",
+      tts_api_key: null,
+      tts_base_url: "https://speech.example.com/v1",
+    });
     const text = JSON.stringify(res.body);
     for (const secret of ["sk-very-secret-llm-key", "hunter2", "alice", TEST_SECRET]) expect(text).not.toContain(secret);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { readFileSync } from "node:fs";
 import { SignJWT } from "jose";
-import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { everything } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let a: TeamFixture;
@@ -61,7 +60,10 @@ describe("token tampering", () => {
   };
 
   it("accepts a genuine token built the same way (so the refusals below mean something)", async () => {
-    const token = await new SignJWT(await claims()).setProtectedHeader({ alg: "HS256" }).setExpirationTime(now() + 60).sign(key());
+    const token = await new SignJWT(await claims())
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime(now() + 60)
+      .sign(key());
     expect((await api(server.url, "GET", "/api/users/me", { token })).status).toBe(200);
   });
 
@@ -76,7 +78,12 @@ describe("token tampering", () => {
   });
 
   it("refuses HS512 even with the right key", async () => {
-    await expectRefused(await new SignJWT(await claims()).setProtectedHeader({ alg: "HS512" }).setExpirationTime(now() + 60).sign(key()));
+    await expectRefused(
+      await new SignJWT(await claims())
+        .setProtectedHeader({ alg: "HS512" })
+        .setExpirationTime(now() + 60)
+        .sign(key()),
+    );
   });
 
   it("refuses an edited payload", async () => {
@@ -90,15 +97,30 @@ describe("token tampering", () => {
   });
 
   it("refuses a wrong token type", async () => {
-    await expectRefused(await new SignJWT({ ...(await claims()), typ: "admin" }).setProtectedHeader({ alg: "HS256" }).setExpirationTime(now() + 60).sign(key()));
+    await expectRefused(
+      await new SignJWT({ ...(await claims()), typ: "admin" })
+        .setProtectedHeader({ alg: "HS256" })
+        .setExpirationTime(now() + 60)
+        .sign(key()),
+    );
   });
 
   it("refuses an expired token (past the 30 s tolerance)", async () => {
-    await expectRefused(await new SignJWT(await claims()).setProtectedHeader({ alg: "HS256" }).setExpirationTime(now() - 31).sign(key()));
+    await expectRefused(
+      await new SignJWT(await claims())
+        .setProtectedHeader({ alg: "HS256" })
+        .setExpirationTime(now() - 31)
+        .sign(key()),
+    );
   });
 
   it("refuses a token signed with another key", async () => {
-    await expectRefused(await new SignJWT(await claims()).setProtectedHeader({ alg: "HS256" }).setExpirationTime(now() + 60).sign(new Uint8Array(32).fill(9)));
+    await expectRefused(
+      await new SignJWT(await claims())
+        .setProtectedHeader({ alg: "HS256" })
+        .setExpirationTime(now() + 60)
+        .sign(new Uint8Array(32).fill(9)),
+    );
   });
 });
 

@@ -101,8 +101,17 @@ describe("turn metrics", () => {
 
   it("counts a turn whose model fails under the error code the client was sent", async () => {
     // A loopback server that speaks the chat-completions protocol and always answers 500.
-    const failing = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ error: { message: "down", type: "server_error" } }, { status: 500 }) });
-    const broken = await startTestServer({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: `http://127.0.0.1:${failing.port}/v1`, HOOT_TTS_PROVIDER: "openai", HOOT_TTS_BASE_URL: "http://127.0.0.1:9/v1" });
+    const failing = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => Response.json({ error: { message: "down", type: "server_error" } }, { status: 500 }),
+    });
+    const broken = await startTestServer({
+      HOOT_LLM_PROVIDER: "openai",
+      HOOT_LLM_BASE_URL: `http://127.0.0.1:${failing.port}/v1`,
+      HOOT_TTS_PROVIDER: "openai",
+      HOOT_TTS_BASE_URL: "http://127.0.0.1:9/v1",
+    });
     try {
       const t = await createTeamFixture(broken);
       const player = await createPlayer(broken, t);

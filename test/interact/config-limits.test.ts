@@ -50,7 +50,8 @@ describe("configuration size on the interact socket", () => {
     expect(deep.error).toContain("deeper than 2 levels");
 
     // Merges count the merged result: each adds one key, the fifth is one too many.
-    for (const key of ["k1", "k2", "k3", "k4"]) expect((await probe.request("merge_configuration", { config: { context: { [key]: 1 } } })).kind).toBe("merge_configuration");
+    for (const key of ["k1", "k2", "k3", "k4"])
+      expect((await probe.request("merge_configuration", { config: { context: { [key]: 1 } } })).kind).toBe("merge_configuration");
     const fifth = await probe.request("merge_configuration", { config: { context: { k5: 1 } } });
     expect(fifth).toMatchObject({ kind: "error", code: "configuration_too_large" });
     expect(await configOf(probe)).toEqual({ ...PROMPT, context: { name: "Mia", k1: 1, k2: 1, k3: 1, k4: 1 } });
@@ -61,7 +62,8 @@ describe("configuration size on the interact socket", () => {
     const player = await createPlayer(file.server, file.team);
     const sockets = await Promise.all([1, 2, 3, 4, 5].map(() => openSession(file.server.url, player.token, PROMPT)));
     // Each merge nests a fresh 40 KB object: unbounded, 5 sockets x 200 merges would keep ~40 MB.
-    const hostile = (probe: WsProbe, i: number) => probe.request("merge_configuration", { config: { context: { [`n${i}`]: { [`m${i}`]: "x".repeat(40_000) } } } });
+    const hostile = (probe: WsProbe, i: number) =>
+      probe.request("merge_configuration", { config: { context: { [`n${i}`]: { [`m${i}`]: "x".repeat(40_000) } } } });
     const round = async (from: number, to: number) => {
       const codes: string[] = [];
       for (let i = from; i < to; i++) for (const answer of await Promise.all(sockets.map((probe) => hostile(probe, i)))) codes.push(answer.code ?? answer.kind);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Parser } from "@asyncapi/parser";
 import { ERROR_CODES } from "../../src/errors.ts";
-import { ConfigSchema, RequestSchemas, VoiceProfileSchema, type RequestKind } from "../../src/interact/model.ts";
+import { ConfigSchema, type RequestKind, RequestSchemas, VoiceProfileSchema } from "../../src/interact/model.ts";
 import { EventSchemas, FATAL, ResponseSchemas } from "../../src/interact/protocol.ts";
 import { api, serverForFile } from "../helpers/server.ts";
 
@@ -31,7 +31,12 @@ function table(title: string, nth = 0): string[][] {
     tables.push(rows);
   }
   expect(tables.length).toBeGreaterThan(nth);
-  return tables[nth]!.slice(2).map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
+  return tables[nth]!.slice(2).map((row) =>
+    row
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
 }
 
 /** `a`, `b?` -> ["a", "b?"] */
@@ -75,12 +80,20 @@ describe("docs/interact.md, the protocol page", () => {
   });
 
   it("lists exactly the error codes of src/errors.ts", () => {
-    expect(table("Error codes").map((r) => names(r[0]!)[0]).sort()).toEqual([...ERROR_CODES].sort());
+    expect(
+      table("Error codes")
+        .map((r) => names(r[0]!)[0])
+        .sort(),
+    ).toEqual([...ERROR_CODES].sort());
   });
 
   it("lists every close with the code that announces it", () => {
     const rows = table("Close codes").map((r) => `${r[0]} ${names(r[1]!)[0]}`);
-    expect(rows.sort()).toEqual(Object.entries(FATAL).map(([code, { close }]) => `${close} ${code}`).sort());
+    expect(rows.sort()).toEqual(
+      Object.entries(FATAL)
+        .map(([code, { close }]) => `${close} ${code}`)
+        .sort(),
+    );
   });
 });
 

@@ -3,12 +3,13 @@
  * message is told why before 1009, and user-supplied names never reach an object's prototype.
  */
 import { describe, expect, it } from "bun:test";
-import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { holdLocks, rawSql } from "../helpers/database.ts";
+import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
-const rowsOf = (playerId: number) => rawSql(file.server.deps.database, "SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id", playerId);
+const rowsOf = (playerId: number) =>
+  rawSql(file.server.deps.database, "SELECT role, text FROM conversation_messages WHERE player_id = ? ORDER BY id", playerId);
 
 describe("an acknowledged turn is never lost", () => {
   it("has its history saved by the time interaction_complete arrives", async () => {
@@ -52,7 +53,12 @@ describe("message size", () => {
     probe.send({ type: "request", kind: "ping", uid: "x".repeat(70 * 1024) });
     const closed = await probe.closed;
     expect(closed.code).toBe(1009);
-    expect(probe.messages.at(-1)).toEqual({ type: "error", kind: "error", error: `the message is larger than the limit of ${64 * 1024} bytes`, code: "message_too_large" });
+    expect(probe.messages.at(-1)).toEqual({
+      type: "error",
+      kind: "error",
+      error: `the message is larger than the limit of ${64 * 1024} bytes`,
+      code: "message_too_large",
+    });
   });
 
   it("accepts a message just under the limit", async () => {

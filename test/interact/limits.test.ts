@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
+import { rawSql } from "../helpers/database.ts";
 import { api, createPlayer, createTeamFixture, login, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
-import { rawSql } from "../helpers/database.ts";
 
 let server: TestServer;
 let team: TeamFixture;
@@ -123,7 +123,10 @@ describe("interact limits and closes", () => {
       const player = await createPlayer(small, t);
       const url = new URL(small.url);
       // A raw client with a 4 KiB receive buffer that never reads (python: Bun's node:net cannot stop reading).
-      const flood = Bun.spawn(["python3", join(import.meta.dir, "../fixtures/ws-flood.py"), url.hostname, url.port, player.token, "400"], { stdout: "pipe", stderr: "inherit" });
+      const flood = Bun.spawn(["python3", join(import.meta.dir, "../fixtures/ws-flood.py"), url.hostname, url.port, player.token, "400"], {
+        stdout: "pipe",
+        stderr: "inherit",
+      });
       const deadline = Date.now() + 15_000;
       const closedLine = () => small.logs.find((l) => l.includes('"ws_closed"'));
       while (!closedLine() && Date.now() < deadline) await Bun.sleep(50);

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
+import { type FakeOpenAiServer, startFakeOpenAi } from "../engine/helpers/fake-openai-server.ts";
+import { rawSql } from "../helpers/database.ts";
 import { createPlayer, createTeamFixture, login, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { startFakeOpenAi, type FakeOpenAiServer } from "../engine/helpers/fake-openai-server.ts";
-import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
-import { rawSql } from "../helpers/database.ts";
 
 let fake: FakeOpenAiServer;
 let dir: string;
@@ -32,12 +32,20 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
 
     const first = await openSession(server.url, player.token, config);
     const turn = await first.interact("My favourite animal is a fox", { context: { player_name: "Mia", level: 3 } });
-    expect(turn.events.filter((e) => e.event === "text").map((e) => e.text).join("")).toBe("Hoo hoo! Nice to meet you.");
+    expect(
+      turn.events
+        .filter((e) => e.event === "text")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hoo hoo! Nice to meet you.");
     const request = fake.requests.at(-1)!;
     expect(request.body.temperature).toBe(0.3);
     expect(request.body.model).toBe("fake-model");
     expect(request.authorization).toBe("Bearer sk-test-key");
-    const system = request.body.messages!.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+    const system = request.body
+      .messages!.filter((m) => m.role === "system")
+      .map((m) => m.content)
+      .join("\n");
     expect(system).toContain("The child is called Mia.");
     expect(system).not.toContain("{{player_name}}");
     expect(system).toContain("level");
@@ -60,7 +68,9 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
     const token = (await login(server.url, { api_key: team.publicKey, federated_id: player.federatedId })).access_token;
     const third = await openSession(server.url, token, config);
     await third.interact(".", { context: { player_name: "Mia" } });
-    const afterRestart = lastMessages().filter((m) => m.role !== "system").map((m) => m.content);
+    const afterRestart = lastMessages()
+      .filter((m) => m.role !== "system")
+      .map((m) => m.content);
     expect(afterRestart).toContain("My favourite animal is a fox");
     expect(afterRestart).toContain("What is my favourite animal?");
     // "." adds no user words to the history.
@@ -72,7 +82,11 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
 
   it("keeps only what was sent when interrupted, cut at at_character", async () => {
     // Two sentences: under the default policy text leaves a sentence at a time, once it has passed the output checks.
-    const slow = startFakeOpenAi({ kind: "stream", tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."], delayMs: 60 });
+    const slow = startFakeOpenAi({
+      kind: "stream",
+      tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."],
+      delayMs: 60,
+    });
     const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: `${slow.url}/v1` });
     try {
       const team = await createTeamFixture(server);
@@ -89,7 +103,10 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
       await Bun.sleep(50);
       // The words are stored encrypted: read them back through the conversation service.
       const rows = await loadHistory(server.deps, player.pk, 10_000);
-      expect(rows).toEqual([{ role: "user", text: "story please" }, { role: "assistant", text: "Once" }]);
+      expect(rows).toEqual([
+        { role: "user", text: "story please" },
+        { role: "assistant", text: "Once" },
+      ]);
       probe.close();
     } finally {
       await server.close();
@@ -132,8 +149,14 @@ describe("retention", () => {
       await probe.interact("hello");
       probe.close();
       const day = 86_400_000;
-      await rawSql(server.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old words', ?)", player.pk, Date.now() - 31 * day);
-      const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
+      await rawSql(
+        server.deps.database,
+        "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old words', ?)",
+        player.pk,
+        Date.now() - 31 * day,
+      );
+      const count = async () =>
+        (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
       expect(await count()).toBe(3);
       expect(await purgeExpired(server.deps, 30)).toBe(1);
       expect(await count()).toBe(2);
@@ -148,7 +171,12 @@ describe("retention", () => {
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
-      await rawSql(server.deps.database, "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)", player.pk, Date.now() - 40 * 86_400_000);
+      await rawSql(
+        server.deps.database,
+        "INSERT INTO conversation_messages (player_id, role, text, created_at) VALUES (?, 'user', 'old', ?)",
+        player.pk,
+        Date.now() - 40 * 86_400_000,
+      );
       const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM conversation_messages"))[0]!.n;
       for (let i = 0; i < 50 && (await count()) > 0; i++) await Bun.sleep(50);
       expect(await count()).toBe(0);

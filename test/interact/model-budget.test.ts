@@ -4,16 +4,22 @@
  * the configured model is the one get_available_models lists and set_service_profile picks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { type FakeOpenAiServer, startFakeOpenAi } from "../engine/helpers/fake-openai-server.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { startFakeOpenAi, type FakeOpenAiServer } from "../engine/helpers/fake-openai-server.ts";
 
 let fake: FakeOpenAiServer;
 let server: TestServer;
 
 beforeAll(async () => {
   fake = startFakeOpenAi({ kind: "stream", tokens: ["Hoo", " hoo!"] });
-  server = await startTestServer({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: `${fake.url}/v1`, HOOT_LLM_API_KEY: "sk-test-key", HOOT_LLM_MODEL: "fake-model", HOOT_PROMPT_BUDGET_CHARS: "8000" });
+  server = await startTestServer({
+    HOOT_LLM_PROVIDER: "openai",
+    HOOT_LLM_BASE_URL: `${fake.url}/v1`,
+    HOOT_LLM_API_KEY: "sk-test-key",
+    HOOT_LLM_MODEL: "fake-model",
+    HOOT_PROMPT_BUDGET_CHARS: "8000",
+  });
 });
 afterAll(async () => {
   await server.close();

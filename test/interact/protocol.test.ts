@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { createPlayer, createTeamFixture, startTestServer, serverForFile } from "../helpers/server.ts";
+import { createPlayer, createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 import { openSession, WsProbe } from "../helpers/ws.ts";
 
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -15,7 +15,10 @@ describe("interact protocol order", () => {
       expect(res).toMatchObject({ type: "response", kind: "error", error: "session is not authenticated" });
     }
     const interact = await probe.interact("hi");
-    expect(interact.events.map((e) => [e.type, e.kind])).toEqual([["stream", "error"], ["stream", "close"]]);
+    expect(interact.events.map((e) => [e.type, e.kind])).toEqual([
+      ["stream", "error"],
+      ["stream", "close"],
+    ]);
     expect(interact.events[0]).toMatchObject({ error: "session is not authenticated" });
     // Even an unknown kind gets that sentence before authentication.
     expect(await probe.request("dance")).toMatchObject({ kind: "error", error: "session is not authenticated" });
@@ -65,7 +68,10 @@ describe("interact protocol order", () => {
       expect(e.server_end_time).toMatch(TIME);
       expect(e.client_start_time).toMatch(TIME);
     }
-    const text = events.filter((e) => e.event === "text").map((e) => e.text).join("");
+    const text = events
+      .filter((e) => e.event === "text")
+      .map((e) => e.text)
+      .join("");
     expect(events.find((e) => e.event === "text_complete")!.text).toBe(text);
     probe.close();
   });
@@ -87,7 +93,10 @@ describe("interact protocol order", () => {
     const badTime = await probe.request("ping", { client_start_time: 20261122 });
     expect(badTime.error).toContain("client_start_time");
     // A string it cannot parse (a device's local form) is echoed as it came, never refused.
-    expect(await probe.request("ping", { client_start_time: "2026-11-22T09.41.07.123456Z" })).toMatchObject({ kind: "ping", client_start_time: "2026-11-22T09.41.07.123456Z" });
+    expect(await probe.request("ping", { client_start_time: "2026-11-22T09.41.07.123456Z" })).toMatchObject({
+      kind: "ping",
+      client_start_time: "2026-11-22T09.41.07.123456Z",
+    });
     const tooLong = await probe.interact("a".repeat(4001));
     expect(tooLong.events[0].error).toContain("4000");
     expect((await probe.request("ping")).kind).toBe("ping");

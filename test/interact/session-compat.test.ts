@@ -136,7 +136,17 @@ describe("session: liberal in, exact out", () => {
   it("treats null as absent everywhere and returns the configuration without its nulls", async () => {
     const h = await ready({}, { prompt: "You are Pip.", temperature: null, safety_policy: null, voice_profile: null, utilities: {}, debug: false });
     expect((await h.request("get_configuration")).config).toEqual({ prompt: "You are Pip.", utilities: {}, debug: false });
-    await h.send({ type: "stream", kind: "interact", uid: "i1", client_start_time: null, text: "hi", context: { a: null, b: 1 }, on_input: null, audio_output: null, language_code: null });
+    await h.send({
+      type: "stream",
+      kind: "interact",
+      uid: "i1",
+      client_start_time: null,
+      text: "hi",
+      context: { a: null, b: 1 },
+      on_input: null,
+      audio_output: null,
+      language_code: null,
+    });
     await h.session.idle();
     expect(h.engine.inputs[0]).toMatchObject({ text: "hi", context: { b: 1 }, audioOutput: true, config: { language_code: "en" } });
     expect(h.socket.sent.find((m) => m.uid === "i1")!.client_start_time).toBeNull();
@@ -159,16 +169,29 @@ describe("session: liberal in, exact out", () => {
   });
 
   it("accepts another provider's voice profile: 0 is unset, speed is clamped, an unknown voice falls back, and get_configuration returns it as set", async () => {
-    const unity = { provider: "elevenlabs", voice_id: "21m00Tcm4TlvDq8ikWAM", speed: 0.0, stability: 0.0, similarity_boost: 0.0, elevenlabs_model: "eleven_turbo_v2_5" };
+    const unity = {
+      provider: "elevenlabs",
+      voice_id: "21m00Tcm4TlvDq8ikWAM",
+      speed: 0.0,
+      stability: 0.0,
+      similarity_boost: 0.0,
+      elevenlabs_model: "eleven_turbo_v2_5",
+    };
     const h = await ready({}, { ...CONFIG, voice_profile: unity });
     expect((await h.request("get_configuration")).config.voice_profile).toEqual(unity);
     await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hi" });
     await h.session.idle();
     expect(h.engine.inputs[0]!.config.voice_profile).toEqual({});
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
-      [{ provider: 0, voice_id: "owl", speed: 1.5 }, { voice_id: "owl", speed: 1.2 }],
+      [
+        { provider: 0, voice_id: "owl", speed: 1.5 },
+        { voice_id: "owl", speed: 1.2 },
+      ],
       [{ provider: "deepdub", speed: 0.2, deepdub_model: "dd-etts-2.5", deepdub_tempo: 1.0, deepdub_variance: 0.5, deepdub_locale: "en-US" }, { speed: 0.7 }],
-      [{ speed: 0.9, pitch: 0, deepdub_accent_base_locale: "en-US", deepdub_accent_locale: "en-GB", deepdub_accent_ratio: 0.5, deepdub_clean_audio: true }, { speed: 0.9 }],
+      [
+        { speed: 0.9, pitch: 0, deepdub_accent_base_locale: "en-US", deepdub_accent_locale: "en-GB", deepdub_accent_ratio: 0.5, deepdub_clean_audio: true },
+        { speed: 0.9 },
+      ],
     ];
     for (const [profile, voice] of cases) {
       expect((await h.request("set_configuration", { config: { ...CONFIG, voice_profile: profile } })).kind).toBe("set_configuration");
@@ -199,7 +222,11 @@ describe("session: liberal in, exact out", () => {
     await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hi", context: { level: 3 } });
     await h.send({ type: "stream", kind: "interact", uid: "i2", text: "hi", audio_output: true, language_code: "fr", speakers: [] });
     await h.session.idle();
-    expect(h.engine.inputs[0]).toMatchObject({ context: { conversation_history: "", level: 3, tags: '["a","b"]' }, audioOutput: false, config: { language_code: "en-GB" } });
+    expect(h.engine.inputs[0]).toMatchObject({
+      context: { conversation_history: "", level: 3, tags: '["a","b"]' },
+      audioOutput: false,
+      config: { language_code: "en-GB" },
+    });
     expect(h.engine.inputs[1]).toMatchObject({ context: { level: 2 }, audioOutput: true, config: { language_code: "fr" } });
     h.session.closed();
   });
@@ -230,7 +257,17 @@ describe("session: liberal in, exact out", () => {
 
   it("an interact without text (a voice turn) with nothing buffered gets a clear stream error (no_audio) and never a reply", async () => {
     const h = await ready();
-    await h.send({ type: "stream", kind: "interact", uid: "v1", speakers: [], context: {}, on_input: [], on_output: [], audio_output: true, language_code: "en" });
+    await h.send({
+      type: "stream",
+      kind: "interact",
+      uid: "v1",
+      speakers: [],
+      context: {},
+      on_input: [],
+      on_output: [],
+      audio_output: true,
+      language_code: "en",
+    });
     await h.send({ type: "stream", kind: "interact", uid: "v2", text: "" });
     await h.send({ type: "stream", kind: "interact", uid: "v3", text: "  " });
     for (const uid of ["v1", "v2", "v3"]) {
@@ -243,7 +280,10 @@ describe("session: liberal in, exact out", () => {
   });
 
   it("sends audio_complete before interaction_error when a reply that asked for audio fails", async () => {
-    const engine = new FakeEngine([{ type: "text", text: "Hi" }, { type: "error", error: "the language model failed", code: "llm_unavailable" }]);
+    const engine = new FakeEngine([
+      { type: "text", text: "Hi" },
+      { type: "error", error: "the language model failed", code: "llm_unavailable" },
+    ]);
     const h = await ready({ engine });
     await h.send({ type: "stream", kind: "interact", uid: "i1", text: "hello" });
     await h.send({ type: "stream", kind: "interact", uid: "i2", text: "hello", audio_output: false });

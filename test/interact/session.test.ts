@@ -88,7 +88,11 @@ describe("session: re-authenticate", () => {
   it("a fresh token of the same player pushes the expiry back; another player's token is refused", async () => {
     const h = harness({
       limits: { closeAtTokenExpiry: true },
-      tokens: { short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() }, fresh: { playerId: 7, serviceAccountId: 3, expiresAt: later() }, other: { playerId: 8, serviceAccountId: 3, expiresAt: later() } },
+      tokens: {
+        short: { playerId: 7, serviceAccountId: 3, expiresAt: soon() },
+        fresh: { playerId: 7, serviceAccountId: 3, expiresAt: later() },
+        other: { playerId: 8, serviceAccountId: 3, expiresAt: later() },
+      },
     });
     await h.request("authenticate", { access_token: "short" });
     expect(await h.request("authenticate", { access_token: "other" })).toMatchObject({ kind: "error", code: "unauthorized" });
@@ -151,7 +155,12 @@ describe("session: interact", () => {
     await h.session.idle();
     expect(h.socket.stream("i1")).toEqual(["interaction_started", "text", "text", "text_complete", "audio_complete", "interaction_complete", "close"]);
     expect(h.history.records).toEqual([{ playerId: 7, turn: { userText: "hello", reply: "Hi there." } }]);
-    expect(h.engine.inputs[0]).toMatchObject({ text: "hello", context: { level: 3 }, audioOutput: true, config: { prompt: CONFIG.prompt, audio_format: "mp3", language_code: "en", safety_policy: "children_strict" } });
+    expect(h.engine.inputs[0]).toMatchObject({
+      text: "hello",
+      context: { level: 3 },
+      audioOutput: true,
+      config: { prompt: CONFIG.prompt, audio_format: "mp3", language_code: "en", safety_policy: "children_strict" },
+    });
     h.session.closed();
   });
 
@@ -232,7 +241,12 @@ describe("session: revocation and limits", () => {
   it("says why before closing 1009 on a message over the size limit", async () => {
     const h = await ready();
     await h.send({ type: "request", kind: "ping", uid: "x".repeat(2000) });
-    expect(h.socket.sent.at(-1)).toEqual({ type: "error", kind: "error", error: "the message is larger than the limit of 1024 bytes", code: "message_too_large" });
+    expect(h.socket.sent.at(-1)).toEqual({
+      type: "error",
+      kind: "error",
+      error: "the message is larger than the limit of 1024 bytes",
+      code: "message_too_large",
+    });
     expect(h.socket.closedWith).toEqual({ code: 1009, reason: "message_too_large" });
   });
 

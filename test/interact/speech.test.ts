@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { openSession, type Msg } from "../helpers/ws.ts";
 import { decodeMp3, decodePcm16, expectUnityFrames, rms } from "../engine/tts/helpers.ts";
+import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type Msg, openSession } from "../helpers/ws.ts";
 
 let server: TestServer;
 let team: TeamFixture;
@@ -58,7 +58,12 @@ describe("speech over the interact socket", () => {
     const reply = events.find((e) => e.event === "text_complete")!.text as string;
     const sentences = bySentence(events);
     expect(sentences.length).toBeGreaterThan(1);
-    expect(sentences.map((s) => s.text).join(" ").replace(/\s+/g, " ")).toBe(reply.trim().replace(/\s+/g, " "));
+    expect(
+      sentences
+        .map((s) => s.text)
+        .join(" ")
+        .replace(/\s+/g, " "),
+    ).toBe(reply.trim().replace(/\s+/g, " "));
     for (const s of sentences) {
       expect(String.fromCharCode(...s.data.slice(0, 3))).not.toBe("ID3");
       const decoded = await decodeMp3(s.data);
@@ -103,7 +108,11 @@ describe("speech over the interact socket", () => {
 
   it("speaks an unknown voice (another provider's) with the default voice, and a listed one with that voice", async () => {
     // A fresh player each time, so the local model's reply (and so the speech) is the same text.
-    const spoken = async (voice_profile: Msg) => (await talk({ voice_profile }, "hi")).filter((e) => e.event === "audio").map((e) => e.audio as string).join("|");
+    const spoken = async (voice_profile: Msg) =>
+      (await talk({ voice_profile }, "hi"))
+        .filter((e) => e.event === "audio")
+        .map((e) => e.audio as string)
+        .join("|");
     const voices = server.engine.voices();
     expect(voices.length).toBeGreaterThan(1);
     const byDefault = await spoken({});
@@ -174,7 +183,11 @@ describe("speech over the interact socket", () => {
         return new Response(new Uint8Array(pcm.buffer), { headers: { "content-type": "audio/pcm" } });
       },
     });
-    const remote = await startTestServer({ HOOT_TTS_PROVIDER: "openai", HOOT_TTS_BASE_URL: `http://127.0.0.1:${service.port}/v1`, HOOT_TTS_API_KEY: "sk-test" });
+    const remote = await startTestServer({
+      HOOT_TTS_PROVIDER: "openai",
+      HOOT_TTS_BASE_URL: `http://127.0.0.1:${service.port}/v1`,
+      HOOT_TTS_API_KEY: "sk-test",
+    });
     try {
       const t = await createTeamFixture(remote);
       const player = await createPlayer(remote, t);

@@ -42,7 +42,9 @@ describe("voice input in the compiled binary", () => {
       const playerToken = (await login(url, { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token;
       const probe = await openSession(url, playerToken);
       for (const part of unityChunks(fixture("puppy.unity.ogg"))) {
-        expect((await probe.request("add_audio", { audio: Buffer.from(part).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } })).kind).toBe("add_audio");
+        expect(
+          (await probe.request("add_audio", { audio: Buffer.from(part).toString("base64"), config: { sampling_rate: 16000, mime_type: "audio/ogg" } })).kind,
+        ).toBe("add_audio");
       }
       expect(await probe.request("check_turn")).toMatchObject({ kind: "check_turn", is_user_still_speaking: false });
       const uid = crypto.randomUUID();

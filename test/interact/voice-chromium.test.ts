@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { startFakeStt } from "./helpers/fake-stt.ts";
@@ -31,7 +31,11 @@ describe.skipIf(!available)("a voice turn recorded by Chromium's MediaRecorder",
     const spoken = await speech();
     spokenSeconds = spoken.length / 16000;
     wavBase64 = Buffer.from(wavBytes(resampled(spoken, 48000), 48000, 1, "int16")).toString("base64");
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"],
+    });
   }, 60_000);
 
   afterAll(async () => {

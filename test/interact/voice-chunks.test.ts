@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { chunks, fixture } from "../engine/voice-in/helpers/speech.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
-import { openSession, type Msg, type WsProbe } from "../helpers/ws.ts";
+import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
 import { startFakeStt } from "./helpers/fake-stt.ts";
 
 const stt = startFakeStt();

@@ -5,13 +5,13 @@
  * audio is real: a sentence spoken by hoot's own TTS, sent as 16-bit PCM chunks.
  */
 import { beforeAll, describe, expect, it } from "bun:test";
-import type { SttProvider, TranscriptionRequest } from "../../src/engine/voice-in/index.ts";
-import { SttFailed } from "../../src/engine/voice-in/errors.ts";
 import { sleep } from "../../src/engine/pipeline/abort.ts";
+import { SttFailed } from "../../src/engine/voice-in/errors.ts";
+import type { SttProvider, TranscriptionRequest } from "../../src/engine/voice-in/index.ts";
 import type { VoicePorts } from "../../src/interact/voice.ts";
 import { decodeBase64 } from "../../src/interact/voice.ts";
-import { envelopeMatch, pcm16Bytes, readWav16k, speech, chunks } from "../engine/voice-in/helpers/speech.ts";
-import { FakeEngine, harness, type Harness, type Msg } from "./helpers/fakes.ts";
+import { chunks, envelopeMatch, pcm16Bytes, readWav16k, speech } from "../engine/voice-in/helpers/speech.ts";
+import { FakeEngine, type Harness, harness, type Msg } from "./helpers/fakes.ts";
 
 /** A recogniser that records what it was given and answers `text` after `delayMs` (or fails). */
 class FakeStt implements SttProvider {
@@ -114,7 +114,11 @@ describe("session voice input: the buffer", () => {
     const encodebytes = (b64: string) => `${b64.match(/.{1,76}/g)!.join("\n")}\n`;
     expect(await h.request("add_audio", { audio: encodebytes(pcmChunks[0]!), config: PCM })).toMatchObject({ kind: "add_audio" });
     expect(decodeBase64(encodebytes(pcmChunks[0]!))).toEqual(decodeBase64(pcmChunks[0]!));
-    expect(await h.request("add_audio", { audio: "not base64 at all!", config: PCM })).toMatchObject({ kind: "error", code: "invalid_audio", error: expect.stringContaining("base64") });
+    expect(await h.request("add_audio", { audio: "not base64 at all!", config: PCM })).toMatchObject({
+      kind: "error",
+      code: "invalid_audio",
+      error: expect.stringContaining("base64"),
+    });
     h.session.closed();
   });
 
@@ -138,7 +142,10 @@ describe("session voice input: the buffer", () => {
     expect(await h.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
     const answers = await upload(h, pcmChunks.slice(0, 12));
     expect(answers.slice(0, 10).every((a) => a.kind === "add_audio")).toBe(true);
-    expect(answers.slice(10)).toEqual([expect.objectContaining({ kind: "error", code: "audio_buffer_full" }), expect.objectContaining({ kind: "error", code: "audio_buffer_full" })]);
+    expect(answers.slice(10)).toEqual([
+      expect.objectContaining({ kind: "error", code: "audio_buffer_full" }),
+      expect.objectContaining({ kind: "error", code: "audio_buffer_full" }),
+    ]);
     expect(await h.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
     expect(await h.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
     expect((await upload(h, pcmChunks.slice(0, 3))).map((a) => a.kind)).toEqual(["add_audio", "add_audio", "add_audio"]);
@@ -147,7 +154,12 @@ describe("session voice input: the buffer", () => {
 
   it("needs an authenticated socket for every voice request, but not a configuration (except an interact)", async () => {
     const h = voiceHarness({ voice: ports(new FakeStt()) });
-    for (const [kind, fields] of [["add_audio", { audio: pcmChunks[0], config: PCM }], ["clear_audio", {}], ["check_turn", {}], ["transcribe", { language_code: "en" }]] as const) {
+    for (const [kind, fields] of [
+      ["add_audio", { audio: pcmChunks[0], config: PCM }],
+      ["clear_audio", {}],
+      ["check_turn", {}],
+      ["transcribe", { language_code: "en" }],
+    ] as const) {
       expect(await h.request(kind, fields)).toMatchObject({ kind: "error", code: "not_authenticated", error: "session is not authenticated" });
     }
     await h.request("authenticate", { access_token: "good" });
@@ -212,7 +224,11 @@ describe("session voice input: transcription", () => {
 
     const events = await voiceTurn(h, "v1", { language_code: "en" });
     expect(events).toEqual(["interaction_started", "transcript", "text", "text", "text_complete", "interaction_complete", "close"]);
-    expect(h.socket.sent.find((m) => m.uid === "v1" && m.event === "transcript")).toMatchObject({ type: "stream", kind: "interact", text: "I want to play with my puppy" });
+    expect(h.socket.sent.find((m) => m.uid === "v1" && m.event === "transcript")).toMatchObject({
+      type: "stream",
+      kind: "interact",
+      text: "I want to play with my puppy",
+    });
     expect(stt.calls[2]!.languageCode).toBe("en");
     expect(h.engine.inputs[0]!.text).toBe("I want to play with my puppy");
     expect(h.history.records[0]!.turn).toEqual({ userText: "I want to play with my puppy", reply: "Hi there." });
@@ -262,7 +278,12 @@ describe("session voice input: transcription", () => {
     const h = await ready({ voice: ports(stt) });
     await upload(h);
     expect(await voiceTurn(h, "v1")).toEqual(["error", "close"]);
-    expect(h.socket.sent.find((m) => m.uid === "v1")).toMatchObject({ type: "stream", kind: "error", code: "stt_failed", error: expect.stringContaining("HTTP 500") });
+    expect(h.socket.sent.find((m) => m.uid === "v1")).toMatchObject({
+      type: "stream",
+      kind: "error",
+      code: "stt_failed",
+      error: expect.stringContaining("HTTP 500"),
+    });
     await upload(h);
     await h.send({ type: "request", kind: "transcribe", uid: "t1" });
     expect(await answerOf(h, "t1")).toMatchObject({ type: "response", kind: "error", code: "stt_failed" });
@@ -316,7 +337,11 @@ describe("session voice input: when audio is dropped", () => {
 
 describe("session voice input: barge-in", () => {
   /** A reply that streams for a while (a fragment every 100 ms). */
-  const slowReply = () => new FakeEngine([...Array.from({ length: 30 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })), { type: "complete", text: "", audio: false }], 100);
+  const slowReply = () =>
+    new FakeEngine(
+      [...Array.from({ length: 30 }, (_, i) => ({ type: "text" as const, text: `word${i} ` })), { type: "complete", text: "", audio: false }],
+      100,
+    );
 
   it("with barge_in, the child speaking while the reply streams stops it; the history keeps what was sent, and the audio stays for the next turn", async () => {
     const h = await ready({ voice: ports(new FakeStt()), engine: slowReply() }, { prompt: "You are Ollie the owl.", barge_in: true });
@@ -330,7 +355,10 @@ describe("session voice input: barge-in", () => {
     await h.session.idle();
     const events = h.socket.stream("i1");
     expect(events).not.toContain("interaction_complete");
-    const sent = h.socket.sent.filter((m) => m.uid === "i1" && m.event === "text").map((m) => m.text).join("");
+    const sent = h.socket.sent
+      .filter((m) => m.uid === "i1" && m.event === "text")
+      .map((m) => m.text)
+      .join("");
     expect(h.history.records[0]!.turn).toEqual({ userText: "Tell me a long story", reply: sent });
     expect(sent.split(" ").length).toBeLessThan(30);
     expect((await h.request("check_turn")).is_user_still_speaking).toBe(true);

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { liveVoiceBuffers } from "../../src/interact/voice.ts";
+import { eventually, rememberedOf } from "../compat/socket-helpers.ts";
 import { unityChunks } from "../engine/voice-in/helpers/ogg.ts";
 import { chunks, envelopeMatch, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
-import { eventually, rememberedOf } from "../compat/socket-helpers.ts";
 import { api, createPlayer, createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
-import { openSession, type Msg, type WsProbe } from "../helpers/ws.ts";
-import { liveVoiceBuffers } from "../../src/interact/voice.ts";
+import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
 import { startFakeStt } from "./helpers/fake-stt.ts";
 
 const stt = startFakeStt();
@@ -54,30 +54,45 @@ const formats: Format[] = [
   ["MP3 with an ID3 tag", () => chunks(fixture("puppy.mp3"), 2048), { mime_type: "audio/mpeg" }],
   ["Ogg/Vorbis as Unity sends it", () => unityChunks(fixture("puppy.unity.ogg")), { sampling_rate: 16000, mime_type: "audio/ogg" }],
   ["Ogg/Opus", () => chunks(fixture("puppy.opus.ogg"), 700), { mime_type: "audio/ogg" }],
-  ["WebM/Opus labelled audio/mpeg at 48 kHz, as the browser SDK sends it", () => chunks(fixture("puppy.webm"), 600), { sampling_rate: 48000, mime_type: "audio/mpeg" }],
+  [
+    "WebM/Opus labelled audio/mpeg at 48 kHz, as the browser SDK sends it",
+    () => chunks(fixture("puppy.webm"), 600),
+    { sampling_rate: 48000, mime_type: "audio/mpeg" },
+  ],
 ];
 
 describe("voice input over the socket", () => {
-  it.each(formats)("%s: the recogniser gets the same speech as 16 kHz mono WAV, and its transcript drives the reply", async (_name, make, config) => {
-    const player = await createPlayer(file.server, file.team);
-    const probe = await openSession(file.server.url, player.token);
-    const answers = await upload(probe, await make(), config);
-    expect(answers.map((a) => a.kind)).toEqual(answers.map(() => "add_audio"));
-    const before = stt.requests.length;
-    const { events } = await voiceTurn(probe);
-    expect(names(events).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
-    expect(names(events).slice(-3)).toEqual(["text_complete", "interaction_complete", "close"]);
-    expect(events[1]).toMatchObject({ type: "stream", kind: "interact", event: "transcript", text: "I want to play with my puppy" });
-    const heard = stt.requests[before]!;
-    expect(heard).toMatchObject({ wavError: null, fileName: "audio.wav", fileType: expect.stringContaining("wav"), model: "whisper-large-v3", language: "en", responseFormat: "json" });
-    expect(Math.abs(heard.samples!.length - spoken.length) / 16).toBeLessThan(120);
-    expect(envelopeMatch(spoken, heard.samples!)).toBeGreaterThan(0.9);
-    // The transcript is the child's words: remembered as the user's message, answered by the character.
-    const remembered = await rememberedOf(file.server, player.pk);
-    expect(remembered.at(-2)).toEqual({ role: "user", text: "I want to play with my puppy" });
-    expect(remembered.at(-1)!.text).toBe(events.find((e) => e.event === "text_complete")!.text);
-    probe.close();
-  }, 30_000);
+  it.each(formats)(
+    "%s: the recogniser gets the same speech as 16 kHz mono WAV, and its transcript drives the reply",
+    async (_name, make, config) => {
+      const player = await createPlayer(file.server, file.team);
+      const probe = await openSession(file.server.url, player.token);
+      const answers = await upload(probe, await make(), config);
+      expect(answers.map((a) => a.kind)).toEqual(answers.map(() => "add_audio"));
+      const before = stt.requests.length;
+      const { events } = await voiceTurn(probe);
+      expect(names(events).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
+      expect(names(events).slice(-3)).toEqual(["text_complete", "interaction_complete", "close"]);
+      expect(events[1]).toMatchObject({ type: "stream", kind: "interact", event: "transcript", text: "I want to play with my puppy" });
+      const heard = stt.requests[before]!;
+      expect(heard).toMatchObject({
+        wavError: null,
+        fileName: "audio.wav",
+        fileType: expect.stringContaining("wav"),
+        model: "whisper-large-v3",
+        language: "en",
+        responseFormat: "json",
+      });
+      expect(Math.abs(heard.samples!.length - spoken.length) / 16).toBeLessThan(120);
+      expect(envelopeMatch(spoken, heard.samples!)).toBeGreaterThan(0.9);
+      // The transcript is the child's words: remembered as the user's message, answered by the character.
+      const remembered = await rememberedOf(file.server, player.pk);
+      expect(remembered.at(-2)).toEqual({ role: "user", text: "I want to play with my puppy" });
+      expect(remembered.at(-1)!.text).toBe(events.find((e) => e.event === "text_complete")!.text);
+      probe.close();
+    },
+    30_000,
+  );
 
   it("check_turn flips to true when the speech starts and back to false once it has ended", async () => {
     const player = await createPlayer(file.server, file.team);
@@ -97,7 +112,11 @@ describe("voice input over the socket", () => {
     const probe = await openSession(file.server.url, player.token);
     await upload(probe, unityChunks(fixture("puppy.unity.ogg")), { sampling_rate: 16000, mime_type: "audio/ogg" });
     const before = stt.requests.length;
-    expect(await probe.request("transcribe", { language_code: "en-US" })).toMatchObject({ type: "response", kind: "transcribe", text: "I want to play with my puppy" });
+    expect(await probe.request("transcribe", { language_code: "en-US" })).toMatchObject({
+      type: "response",
+      kind: "transcribe",
+      text: "I want to play with my puppy",
+    });
     expect(await probe.request("transcribe", { language_code: "en-US" })).toMatchObject({ kind: "transcribe" });
     expect(stt.requests[before + 1]!.samples).toEqual(stt.requests[before]!.samples);
     expect(names((await voiceTurn(probe)).events)).toContain("interaction_complete");
@@ -113,7 +132,10 @@ describe("voice input over the socket", () => {
     const player = await createPlayer(file.server, file.team);
     const { WsProbe } = await import("../helpers/ws.ts");
     const probe = await WsProbe.open(file.server.url);
-    expect(await probe.request("add_audio", { audio: b64(new Uint8Array(3200)), config: { mime_type: "audio/pcm" } })).toMatchObject({ kind: "error", code: "not_authenticated" });
+    expect(await probe.request("add_audio", { audio: b64(new Uint8Array(3200)), config: { mime_type: "audio/pcm" } })).toMatchObject({
+      kind: "error",
+      code: "not_authenticated",
+    });
     expect(await probe.request("check_turn")).toMatchObject({ kind: "error", code: "not_authenticated" });
     await probe.request("authenticate", { access_token: player.token });
     await upload(probe, chunks(pcm16Bytes(spoken), 3200), { mime_type: "audio/pcm" });
@@ -129,7 +151,9 @@ describe("voice input: limits and bad audio", () => {
   it("streams a 13 s Unity utterance (over 160 chunks) past a per-minute message limit of 60 without being cut off", async () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await openSession(file.server.url, player.token);
-    const long = await speech("Once upon a time there was a little owl who lived in a big oak tree, and every night she flew over the forest to visit her friends the foxes and the rabbits.");
+    const long = await speech(
+      "Once upon a time there was a little owl who lived in a big oak tree, and every night she flew over the forest to visit her friends the foxes and the rabbits.",
+    );
     const parts = chunks(pcm16Bytes(long), 1280);
     expect(parts.length).toBeGreaterThan(160);
     const answers = await upload(probe, parts, { mime_type: "audio/pcm", sampling_rate: 16000 });
@@ -147,7 +171,11 @@ describe("voice input: limits and bad audio", () => {
       expect(await probe.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
       const text = new TextEncoder().encode("definitely not a recording, just some words in a text file");
       for (const config of [{ mime_type: "audio/ogg", sampling_rate: 16000 }, { mime_type: "audio/mpeg", sampling_rate: 48000 }, undefined]) {
-        expect(await probe.request("add_audio", { audio: b64(text), ...(config ? { config } : {}) })).toMatchObject({ kind: "error", code: "invalid_audio", error: expect.stringContaining("could not be read") });
+        expect(await probe.request("add_audio", { audio: b64(text), ...(config ? { config } : {}) })).toMatchObject({
+          kind: "error",
+          code: "invalid_audio",
+          error: expect.stringContaining("could not be read"),
+        });
         // One refusal per utterance: the next attempt starts after clear_audio.
         expect(await probe.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
       }
@@ -155,7 +183,9 @@ describe("voice input: limits and bad audio", () => {
       expect(answers.slice(0, 20).every((a) => a.kind === "add_audio")).toBe(true);
       expect(answers.at(-1)).toMatchObject({ kind: "error", code: "audio_buffer_full", error: expect.stringContaining("clear_audio") });
       expect(await probe.request("clear_audio")).toMatchObject({ kind: "clear_audio" });
-      expect(await probe.request("add_audio", { audio: b64(pcm16Bytes(spoken).subarray(0, 3200)), config: { mime_type: "audio/pcm" } })).toMatchObject({ kind: "add_audio" });
+      expect(await probe.request("add_audio", { audio: b64(pcm16Bytes(spoken).subarray(0, 3200)), config: { mime_type: "audio/pcm" } })).toMatchObject({
+        kind: "add_audio",
+      });
       probe.close();
     } finally {
       await server.close();
@@ -163,7 +193,12 @@ describe("voice input: limits and bad audio", () => {
   }, 30_000);
 
   it("past the audio budget a chunk is refused with rate_limited, and the socket stays open", async () => {
-    const server = await startTestServer({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_WS_AUDIO_SECONDS_PER_SECOND: "1", HOOT_WS_AUDIO_BURST_SECONDS: "1" });
+    const server = await startTestServer({
+      HOOT_STT_PROVIDER: "openai",
+      HOOT_STT_BASE_URL: stt.url,
+      HOOT_WS_AUDIO_SECONDS_PER_SECOND: "1",
+      HOOT_WS_AUDIO_BURST_SECONDS: "1",
+    });
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
@@ -217,7 +252,10 @@ describe("voice input: barge-in", () => {
       const events = probe.messages.filter((m) => m.uid === uid);
       expect(names(events)).not.toContain("interaction_complete");
       expect(names(events)).not.toContain("text_complete");
-      const sent = probe.messages.filter((m) => m.uid === uid && m.event === "text").map((m) => m.text).join("");
+      const sent = probe.messages
+        .filter((m) => m.uid === uid && m.event === "text")
+        .map((m) => m.text)
+        .join("");
       const remembered = await rememberedOf(server, player.pk);
       expect(remembered.at(-1)).toEqual({ role: "assistant", text: sent });
       const next = await voiceTurn(probe);
@@ -280,7 +318,9 @@ describe("voice input: privacy", () => {
         if (serving) expect(files.some((f) => f.path.endsWith("hoot.db-wal") && f.bytes.length > 0)).toBe(true);
         // The scan does see what is stored in the clear (the team's name), so a miss below means absent.
         expect(files.some((f) => f.bytes.includes(Buffer.from(team.teamName)))).toBe(true);
-        for (const { path, bytes } of files) for (const needle of needles) expect({ path, needle: needle.toString("hex"), found: bytes.includes(needle) }).toEqual({ path, needle: needle.toString("hex"), found: false });
+        for (const { path, bytes } of files)
+          for (const needle of needles)
+            expect({ path, needle: needle.toString("hex"), found: bytes.includes(needle) }).toEqual({ path, needle: needle.toString("hex"), found: false });
       };
       // While serving (the WAL holds the newest pages), and after the stop has checkpointed it into the database.
       scan(true);

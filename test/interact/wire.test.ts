@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ServerMessageSchema, toWire, type RequestStamp, type StreamFrame } from "../../src/interact/protocol.ts";
+import { type RequestStamp, ServerMessageSchema, type StreamFrame, toWire } from "../../src/interact/protocol.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
@@ -14,8 +14,16 @@ const chunk = { data: new Uint8Array([0xff, 0xfb, 0x90, 0x64]), mimeType: "audio
 const CASES: [string, StreamFrame, Record<string, unknown>[]][] = [
   ["started", { type: "started" }, [{ event: "interaction_started" }]],
   ["a text fragment", { type: "text", text: "Hi" }, [{ event: "text", text: "Hi" }]],
-  ["sentence audio as base64", { type: "audio", chunk, text: "Hi there.", seq: 3 }, [{ event: "audio", audio: "//uQZA==", mime_type: "audio/mpeg", sample_rate: 44100, seq: 3, text: "Hi there." }]],
-  ["a notice as safety_policy", { type: "notice", category: "violence", action: "replaced" }, [{ event: "safety_policy", category: "violence", action: "replaced" }]],
+  [
+    "sentence audio as base64",
+    { type: "audio", chunk, text: "Hi there.", seq: 3 },
+    [{ event: "audio", audio: "//uQZA==", mime_type: "audio/mpeg", sample_rate: 44100, seq: 3, text: "Hi there." }],
+  ],
+  [
+    "a notice as safety_policy",
+    { type: "notice", category: "violence", action: "replaced" },
+    [{ event: "safety_policy", category: "violence", action: "replaced" }],
+  ],
   ["data", { type: "data", data: { mood: "happy" } }, [{ event: "data", data: { mood: "happy" } }]],
   ["an engine error", { type: "error", code: "llm_timeout", error: "slow" }, [{ event: "interaction_error", error: "slow", code: "llm_timeout" }]],
   ["complete without audio", { type: "complete", text: "Hi.", audio: false }, [{ event: "text_complete", text: "Hi." }]],
@@ -30,7 +38,17 @@ describe("toWire", () => {
   for (const [name, frame, expected] of CASES) {
     it(`turns ${name} into its event`, () => {
       const messages: Record<string, unknown>[] = toWire(frame, stamp);
-      expect(messages).toEqual(expected.map((payload) => ({ type: "stream", kind: "interact", uid: "u1", client_start_time: stamp.clientStartTime, server_start_time: "2026-11-22T09:41:07.200000Z", server_end_time: expect.any(String), ...payload })));
+      expect(messages).toEqual(
+        expected.map((payload) => ({
+          type: "stream",
+          kind: "interact",
+          uid: "u1",
+          client_start_time: stamp.clientStartTime,
+          server_start_time: "2026-11-22T09:41:07.200000Z",
+          server_end_time: expect.any(String),
+          ...payload,
+        })),
+      );
       for (const message of messages) expect(isServerMessage.Check(message)).toBe(true);
     });
   }

@@ -10,8 +10,8 @@
  * new one is written (test/fixtures/safety/blind/README.md).
  */
 import { describe, expect, it } from "bun:test";
+import { dedupKey, KINDS, loadSet, policyChecker, score, trainingLines, UNSAFE_LABELS } from "../../scripts/safety-data.ts";
 import { builtinPolicy, warmUpSafety } from "../../src/engine/safety/checks.ts";
-import { KINDS, UNSAFE_LABELS, dedupKey, loadSet, policyChecker, score, trainingLines } from "../../scripts/safety-data.ts";
 
 warmUpSafety();
 const blind = loadSet("blind");

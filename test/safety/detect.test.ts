@@ -1,11 +1,11 @@
 import { describe, expect, it } from "bun:test";
-import { detect } from "../../src/engine/safety/checks.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { detect } from "../../src/engine/safety/checks.ts";
 import { detectRulesOnly, prefilter, ruleHits } from "../../src/engine/safety/detect/detector.ts";
 import { ADVISORY_RULES } from "../../src/engine/safety/detect/model/classifier.ts";
-import { anchorsOf } from "../../src/engine/safety/detect/prefilter.ts";
 import { views } from "../../src/engine/safety/detect/normalize.ts";
+import { anchorsOf } from "../../src/engine/safety/detect/prefilter.ts";
 
 const categories = (text: string, dir: "input" | "output" = "input"): string[] => detect(text, dir).map((f) => f.category);
 
@@ -152,7 +152,12 @@ describe("rule prefilter", () => {
     const dir = join(import.meta.dir, "../fixtures/safety");
     const rows = readdirSync(dir)
       .filter((f) => f.endsWith(".jsonl"))
-      .flatMap((f) => readFileSync(join(dir, f), "utf8").trim().split("\n").map((l) => ({ text: (JSON.parse(l) as { text: string }).text, dir: (f.includes("output") ? "output" : "input") as "input" | "output" })));
+      .flatMap((f) =>
+        readFileSync(join(dir, f), "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => ({ text: (JSON.parse(l) as { text: string }).text, dir: (f.includes("output") ? "output" : "input") as "input" | "output" })),
+      );
     const differences: string[] = [];
     try {
       for (const r of rows) {

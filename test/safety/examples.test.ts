@@ -8,15 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { openSession, type Msg } from "../helpers/ws.ts";
-import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
+import { type Msg, openSession } from "../helpers/ws.ts";
+import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
 
 /** Example messages quoted in the README, docs/ and the console's playground. */
 function documentedExamples(): string[] {
-  const sources = [read("README.md"), ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => read(`docs/${f}`)), read("src/console/web/pages/playground.tsx")];
+  const sources = [
+    read("README.md"),
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => read(`docs/${f}`)),
+    read("src/console/web/pages/playground.tsx"),
+  ];
   const found = new Set<string>();
   for (const text of sources) {
     for (const m of text.matchAll(/\binteract\("([^"]{2,200})"/g)) found.add(m[1] as string);
@@ -69,7 +75,10 @@ describe("example lines never trigger a policy", () => {
       fake.reply(["What a lovely thing to say! ", "Shall we read a story about a friendly owl together?"]);
       const { events } = await probe.interact(line, {}, 20_000);
       const notices = events.filter((e: Msg) => e.event === "safety_policy");
-      const said = events.filter((e: Msg) => e.event === "text").map((e: Msg) => e.text).join("");
+      const said = events
+        .filter((e: Msg) => e.event === "text")
+        .map((e: Msg) => e.text)
+        .join("");
       if (notices.length > 0 || !said.includes("friendly owl")) held.push(`${line} -> ${JSON.stringify(notices.map((n: Msg) => `${n.category}/${n.action}`))}`);
     }
     probe.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { chunkStage } from "../../src/engine/chunker/index.ts";
 import type { ReplyFrame } from "../../src/engine/frames.ts";
-import { builtinPolicy, gatedSafetyStage, OutputGate, type Incident } from "../../src/engine/safety/checks.ts";
+import { builtinPolicy, gatedSafetyStage, type Incident, OutputGate } from "../../src/engine/safety/checks.ts";
 
 const policy = builtinPolicy("default")!;
 
@@ -10,9 +10,18 @@ async function* tokens(list: string[]): AsyncGenerator<string> {
 }
 
 async function run(list: string[], incidents: Incident[] = []): Promise<ReplyFrame[]> {
-  const stage = gatedSafetyStage(() => (s) => policy.checkOutput(s), (i) => incidents.push(i));
+  const stage = gatedSafetyStage(
+    () => (s) => policy.checkOutput(s),
+    (i) => incidents.push(i),
+  );
   const out: ReplyFrame[] = [];
-  for await (const f of stage.run(chunkStage(tokens(list)), { signal: new AbortController().signal, context: {}, languageCode: "en", policy: "children_strict" })) out.push(f);
+  for await (const f of stage.run(chunkStage(tokens(list)), {
+    signal: new AbortController().signal,
+    context: {},
+    languageCode: "en",
+    policy: "children_strict",
+  }))
+    out.push(f);
   return out;
 }
 
@@ -58,7 +67,10 @@ describe("output gate", () => {
     gate.push("Hi ");
     gate.push("there.");
     expect(seen).toEqual([]);
-    expect(await gate.unit("Hi there.")).toEqual([{ type: "text", text: "Hi there." }, { type: "speech", text: "Hi there." }]);
+    expect(await gate.unit("Hi there.")).toEqual([
+      { type: "text", text: "Hi there." },
+      { type: "speech", text: "Hi there." },
+    ]);
     gate.push(" 🙂");
     expect(await gate.end()).toEqual([{ type: "text", text: " 🙂" }]);
   });

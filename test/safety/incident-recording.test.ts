@@ -4,13 +4,14 @@
  * the write is retried off the turn's path, and one that still fails is counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { holdLocks, rawSql } from "../helpers/database.ts";
+import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
 const DISCLOSURE = "I want to kill myself tonight";
 
-const incidentsOf = (server: TestServer, playerId: number) => rawSql(server.deps.database, "SELECT category FROM safety_incidents WHERE player_id = ?", playerId);
+const incidentsOf = (server: TestServer, playerId: number) =>
+  rawSql(server.deps.database, "SELECT category FROM safety_incidents WHERE player_id = ?", playerId);
 
 async function eventually(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
   const end = Date.now() + ms;

@@ -4,10 +4,10 @@
  * pass, and when it is slow or failing the text is held (a safe line), never passed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { openSession, type Msg } from "../helpers/ws.ts";
 import { BUILTIN_POLICIES } from "../../src/engine/safety/checks.ts";
-import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
+import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type Msg, openSession } from "../helpers/ws.ts";
+import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
 let fake: FakeProviders;
 let server: TestServer;
@@ -16,7 +16,12 @@ let team: TeamFixture;
 beforeAll(async () => {
   fake = startFakeProviders();
   server = await startTestServer(
-    fakeProviderEnv(fake, { HOOT_MODERATION_PROVIDER: "openai", HOOT_MODERATION_BASE_URL: fake.url, HOOT_MODERATION_API_KEY: "sk-fake", HOOT_MODERATION_TIMEOUT_MS: "400" }),
+    fakeProviderEnv(fake, {
+      HOOT_MODERATION_PROVIDER: "openai",
+      HOOT_MODERATION_BASE_URL: fake.url,
+      HOOT_MODERATION_API_KEY: "sk-fake",
+      HOOT_MODERATION_TIMEOUT_MS: "400",
+    }),
   );
   team = await createTeamFixture(server);
 });
@@ -27,7 +32,11 @@ afterAll(async () => {
 
 const FALLBACK = BUILTIN_POLICIES.children_strict!.fallbackLines;
 const notices = (events: Msg[]) => events.filter((e) => e.event === "safety_policy").map((e) => ({ category: e.category, action: e.action }));
-const shown = (events: Msg[]) => events.filter((e) => e.event === "text").map((e) => e.text as string).join("");
+const shown = (events: Msg[]) =>
+  events
+    .filter((e) => e.event === "text")
+    .map((e) => e.text as string)
+    .join("");
 const reply = (events: Msg[]) => events.find((e) => e.event === "text_complete")?.text as string;
 
 async function talk(text: string) {

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
-import { GuardModeration, OpenAiModeration, builtinPolicy, createModeration, moderated } from "../../src/engine/safety/checks.ts";
+import { builtinPolicy, createModeration, GuardModeration, moderated, OpenAiModeration } from "../../src/engine/safety/checks.ts";
 
 const received: { path: string; body: Record<string, unknown> }[] = [];
 let mode: "ok" | "slow" | "fail" | "garbage" | "prototype-names" = "ok";

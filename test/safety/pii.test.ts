@@ -38,7 +38,15 @@ describe("personal information", () => {
     expect(r.kinds).toContain(kind as never);
   });
 
-  it.each(["my name is Sam", "I have 1000000 coins in my game", "my birthday is tomorrow!", "I scored 12345 points", "in the year 2020 I was 4", "I'm 8 years old", "my password for the club is a secret"])("leaves %p alone", (text) => {
+  it.each([
+    "my name is Sam",
+    "I have 1000000 coins in my game",
+    "my birthday is tomorrow!",
+    "I scored 12345 points",
+    "in the year 2020 I was 4",
+    "I'm 8 years old",
+    "my password for the club is a secret",
+  ])("leaves %p alone", (text) => {
     expect(redactPii(text)).toEqual({ text, kinds: [] });
   });
 
@@ -46,7 +54,18 @@ describe("personal information", () => {
     expect(redactPii("My name is Ollie Owl, email me at ollie@example.com", true).text).toBe("My name is Ollie Owl, email me at [email]");
   });
 
-  it.each(["1 2 3 4 5 6 7 8 9 10 i can count to ten", "The score 21 to 14 sounds like a close game.", "i got the high score", "we went to the high school play", "we went via the big bridge", "I got 5 via email", "I scored 5 - 3 in the match", "my player id is ninja", "my pin on the map is the treasure", "the 5th street party was fun"])("leaves %p alone", (text) => {
+  it.each([
+    "1 2 3 4 5 6 7 8 9 10 i can count to ten",
+    "The score 21 to 14 sounds like a close game.",
+    "i got the high score",
+    "we went to the high school play",
+    "we went via the big bridge",
+    "I got 5 via email",
+    "I scored 5 - 3 in the match",
+    "my player id is ninja",
+    "my pin on the map is the treasure",
+    "the 5th street party was fun",
+  ])("leaves %p alone", (text) => {
     expect(redactPii(text).kinds).toEqual([]);
   });
 });

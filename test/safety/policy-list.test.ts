@@ -3,15 +3,19 @@
  * the rules library's own specs say, and the library stays off the start-up path.
  */
 import { describe, expect, it } from "bun:test";
+import { join } from "node:path";
 import { BUILTIN_POLICIES, DEFAULT_POLICY } from "../../src/engine/safety/checks.ts";
 import { DEFAULT_SAFETY_POLICY, SAFETY_POLICIES } from "../../src/engine/safety/index.ts";
-import { join } from "node:path";
 
 describe("the built-in policy list", () => {
   it("names and describes exactly the library's built-in policies, the default first", () => {
     expect(DEFAULT_SAFETY_POLICY).toBe(DEFAULT_POLICY);
     expect(SAFETY_POLICIES.map((p) => ({ ...p }))).toEqual(
-      [BUILTIN_POLICIES[DEFAULT_POLICY]!, ...Object.values(BUILTIN_POLICIES).filter((p) => p.name !== DEFAULT_POLICY)].map((p) => ({ name: p.name, description: p.description, builtin: true })),
+      [BUILTIN_POLICIES[DEFAULT_POLICY]!, ...Object.values(BUILTIN_POLICIES).filter((p) => p.name !== DEFAULT_POLICY)].map((p) => ({
+        name: p.name,
+        description: p.description,
+        builtin: true,
+      })),
     );
   });
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "bun:test";
-import { NEW_SESSION, builtinPolicy, builtinPolicyList, observe, policyName, resolvePolicy, teamPolicy, validateTeamPolicy, validateTeamPolicyCreate } from "../../src/engine/safety/checks.ts";
+import {
+  builtinPolicy,
+  builtinPolicyList,
+  NEW_SESSION,
+  observe,
+  policyName,
+  resolvePolicy,
+  teamPolicy,
+  validateTeamPolicy,
+  validateTeamPolicyCreate,
+} from "../../src/engine/safety/checks.ts";
 
 const strict = builtinPolicy("default")!;
 
@@ -37,18 +47,44 @@ describe("policies", () => {
   });
 
   it("validates team policies with sentences that name the field", () => {
-    expect(validateTeamPolicy({ categories: { violence: "shout" } })).toEqual({ ok: false, error: 'field "categories.violence" must be one of allow, redact, redirect, block, escalate' });
+    expect(validateTeamPolicy({ categories: { violence: "shout" } })).toEqual({
+      ok: false,
+      error: 'field "categories.violence" must be one of allow, redact, redirect, block, escalate',
+    });
     expect(validateTeamPolicy({ categories: { gore: "block" } })).toEqual({ ok: false, error: expect.stringContaining('unknown field "categories.gore"') });
-    expect(validateTeamPolicy({ categories: { violence: "redact" } })).toEqual({ ok: false, error: 'field "categories.violence": "redact" applies only to personal_info' });
+    expect(validateTeamPolicy({ categories: { violence: "redact" } })).toEqual({
+      ok: false,
+      error: 'field "categories.violence": "redact" applies only to personal_info',
+    });
     expect(validateTeamPolicy({ categories: { personal_info: "allow" } }).ok).toBe(false);
-    expect(validateTeamPolicy({ redirect_lines: ["Fine.", "Shut up, you idiot."] })).toEqual({ ok: false, error: expect.stringContaining('field "redirect_lines[1]" would itself be blocked') });
+    expect(validateTeamPolicy({ redirect_lines: ["Fine.", "Shut up, you idiot."] })).toEqual({
+      ok: false,
+      error: expect.stringContaining('field "redirect_lines[1]" would itself be blocked'),
+    });
     expect(validateTeamPolicy({ shout: true })).toEqual({ ok: false, error: 'unknown field "shout"' });
     expect(validateTeamPolicyCreate({ name: "default" })).toEqual({ ok: false, error: expect.stringContaining('field "name"') });
-    expect(validateTeamPolicyCreate({ name: "calm", base: "children_standard", categories: { violence: { input: "redirect", output: "block", lines: ["Let's build a fort!"] } }, blocked_terms: ["minecraft hacks"], allowed_terms: ["Kill Zone"] }).ok).toBe(true);
+    expect(
+      validateTeamPolicyCreate({
+        name: "calm",
+        base: "children_standard",
+        categories: { violence: { input: "redirect", output: "block", lines: ["Let's build a fort!"] } },
+        blocked_terms: ["minecraft hacks"],
+        allowed_terms: ["Kill Zone"],
+      }).ok,
+    ).toBe(true);
   });
 
   it("applies a team's blocked and allowed terms and its own lines", () => {
-    const team = teamPolicy({ teamId: 2, name: "game", body: { categories: { custom: { input: "redirect", lines: ["Let's stick to the game!"] } }, blocked_terms: ["cheat codes"], allowed_terms: ["Kill Zone"] }, version: "a" });
+    const team = teamPolicy({
+      teamId: 2,
+      name: "game",
+      body: {
+        categories: { custom: { input: "redirect", lines: ["Let's stick to the game!"] } },
+        blocked_terms: ["cheat codes"],
+        allowed_terms: ["Kill Zone"],
+      },
+      version: "a",
+    });
     expect(team.checkInput("give me CHEAT c0des")).toMatchObject({ action: "redirect", reply: "Let's stick to the game!" });
     expect(team.checkInput("I'm on the Kill Zone level").action).toBe("allow");
     expect(teamPolicy({ teamId: 2, name: "game", body: {}, version: "a" })).toBe(team);
@@ -56,7 +92,12 @@ describe("policies", () => {
 
   it("replaces an unsafe model sentence and ends the reply, drops a blocked one, redacts contact details", () => {
     expect(strict.checkOutput("Send me a picture of yourself!")).toMatchObject({ action: "replace", end: true });
-    expect(strict.checkOutput("Oh shit, I forgot!")).toMatchObject({ action: "drop", text: "", end: false, notices: [{ category: "profanity", action: "block" }] });
+    expect(strict.checkOutput("Oh shit, I forgot!")).toMatchObject({
+      action: "drop",
+      text: "",
+      end: false,
+      notices: [{ category: "profanity", action: "block" }],
+    });
     expect(strict.checkOutput("Email me at bot@example.com.")).toMatchObject({ action: "redact", text: "Email me at [email]." });
     expect(strict.checkOutput("The knight raised his sword and the dragon roared.").action).toBe("pass");
   });

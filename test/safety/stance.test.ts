@@ -4,8 +4,8 @@
  * where mild findings count anyway). Ordinary lines are the training set's everyday ones.
  */
 import { describe, expect, it } from "bun:test";
-import { NEW_SESSION, builtinPolicy, observe } from "../../src/engine/safety/checks.ts";
 import { loadSet } from "../../scripts/safety-data.ts";
+import { builtinPolicy, NEW_SESSION, observe } from "../../src/engine/safety/checks.ts";
 
 const policy = builtinPolicy("default")!;
 
@@ -18,7 +18,9 @@ describe("session stance", () => {
       state = observe(state, v.intercepted, policy.strictAfter).state;
     }
     expect(state.stance).toBe("heightened");
-    const everyday = loadSet("train").filter((l) => l.kind === "everyday").slice(0, 1500);
+    const everyday = loadSet("train")
+      .filter((l) => l.kind === "everyday")
+      .slice(0, 1500);
     expect(everyday.length).toBeGreaterThan(500);
     const differ = everyday.filter((l) => policy.checkInput(l.text, { stance: "heightened" }).action !== policy.checkInput(l.text).action);
     expect(differ.map((l) => l.text)).toEqual([]);

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deleteTeam } from "../../src/teams/service.ts";
-import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
-import { openSession, WsProbe, type Msg } from "../helpers/ws.ts";
-import { fakeProviderEnv, startFakeProviders, type FakeProviders } from "./helpers/fake-providers.ts";
+import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type Msg, openSession, WsProbe } from "../helpers/ws.ts";
+import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
 let fake: FakeProviders;
 let server: TestServer;
@@ -144,7 +144,8 @@ describe("team safety policy routes", () => {
   it("go with their team when it is deleted, and are documented in the OpenAPI document", async () => {
     const doomed = await createTeamFixture(server);
     expect((await call(doomed, "POST", "/api/safety-policies", { name: "temporary" })).status).toBe(201);
-    const count = async () => (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM safety_policies WHERE team_id = ?", doomed.teamId))[0]!.n;
+    const count = async () =>
+      (await rawSql(server.deps.database, "SELECT CAST(count(*) AS INTEGER) AS n FROM safety_policies WHERE team_id = ?", doomed.teamId))[0]!.n;
     expect(await count()).toBe(1);
     await deleteTeam(server.deps, doomed.teamId);
     expect(await count()).toBe(0);
@@ -196,13 +197,28 @@ describe("a configuration that names a team policy", () => {
   });
 
   it("keeps the session's copy when the policy is changed or deleted, until the session reconfigures", async () => {
-    expect((await call(teamA, "POST", "/api/safety-policies", { name: "no_dragons", blocked_terms: ["dragon"], categories: { custom: { lines: ["Let's talk about unicorns!"] } } })).status).toBe(201);
+    expect(
+      (
+        await call(teamA, "POST", "/api/safety-policies", {
+          name: "no_dragons",
+          blocked_terms: ["dragon"],
+          categories: { custom: { lines: ["Let's talk about unicorns!"] } },
+        })
+      ).status,
+    ).toBe(201);
     const player = await createPlayer(server, teamA);
     const probe = await openSession(server.url, player.token, { prompt: "Hi", safety_policy: "no_dragons" });
     expect(reply((await probe.interact("tell me about a dragon")).events)).toBe("Let's talk about unicorns!");
 
     // Changed: the running session keeps its copy...
-    expect((await call(teamA, "PUT", "/api/safety-policies/no_dragons", { blocked_terms: ["goblin"], categories: { custom: { lines: ["Let's talk about unicorns!"] } } })).status).toBe(200);
+    expect(
+      (
+        await call(teamA, "PUT", "/api/safety-policies/no_dragons", {
+          blocked_terms: ["goblin"],
+          categories: { custom: { lines: ["Let's talk about unicorns!"] } },
+        })
+      ).status,
+    ).toBe(200);
     expect(reply((await probe.interact("tell me about a dragon")).events)).toBe("Let's talk about unicorns!");
     // ...and takes the new version when it reconfigures.
     expect((await probe.request("merge_configuration", { config: { temperature: 0.5 } })).kind).toBe("merge_configuration");
@@ -222,7 +238,13 @@ describe("a configuration that names a team policy", () => {
 
   it("validates a stored policy again when a session resolves it", async () => {
     // A body written by an older hoot that this one no longer accepts (here: put straight into the table).
-    await rawSql(server.deps.database, "INSERT INTO safety_policies (team_id, name, body) VALUES (?, ?, ?)", teamA.teamId, "legacy", JSON.stringify({ categories: { self_harm: "allow" } }));
+    await rawSql(
+      server.deps.database,
+      "INSERT INTO safety_policies (team_id, name, body) VALUES (?, ?, ?)",
+      teamA.teamId,
+      "legacy",
+      JSON.stringify({ categories: { self_harm: "allow" } }),
+    );
     const player = await createPlayer(server, teamA);
     const probe = await WsProbe.open(server.url);
     await probe.request("authenticate", { access_token: player.token });

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
+import { loadSet, UNSAFE_LABELS } from "../../scripts/safety-data.ts";
 import { builtinPolicy } from "../../src/engine/safety/checks.ts";
 import { DEFAULT_LINES, FALLBACK_LINES, FIXED_LINES, OUTPUT_LINES } from "../../src/engine/safety/policy/lines.ts";
-import { UNSAFE_LABELS, loadSet } from "../../scripts/safety-data.ts";
 
 const train = loadSet("train");
 

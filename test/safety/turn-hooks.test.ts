@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "bun:test";
 import { createEngine } from "../../src/engine/engine.ts";
-import type { TurnSafety } from "../../src/engine/safety/index.ts";
-import { builtinPolicy, type Incident } from "../../src/engine/safety/checks.ts";
 import { silentLogger } from "../../src/engine/logger.ts";
-import { BUILTIN_ONLY, SessionGuard, WITHHELD, type IncidentRecord } from "../../src/interact/safety.ts";
+import { builtinPolicy, type Incident } from "../../src/engine/safety/checks.ts";
+import type { TurnSafety } from "../../src/engine/safety/index.ts";
+import { BUILTIN_ONLY, type IncidentRecord, SessionGuard, WITHHELD } from "../../src/interact/safety.ts";
 import { FakeLlm } from "../engine/helpers/fake-llm.ts";
 import { FakeTts } from "../engine/helpers/fake-tts.ts";
 import { collect, testOptions, textOf, turnInput, types } from "../engine/helpers/turn.ts";
@@ -32,7 +32,9 @@ describe("engine safety hooks", () => {
     const tts = new FakeTts({ chunksPerSentence: 1 });
     const checked: string[] = [];
     const engine = createEngine({ ...testOptions, llm, tts });
-    const frames = await collect(engine.runTurn(turnInput({ reply: "Let's talk about dragons instead! They love pancakes.", safety: strictSafety([], checked), audioOutput: true })));
+    const frames = await collect(
+      engine.runTurn(turnInput({ reply: "Let's talk about dragons instead! They love pancakes.", safety: strictSafety([], checked), audioOutput: true })),
+    );
     expect(llm.requests).toHaveLength(0);
     expect(textOf(frames)).toBe("Let's talk about dragons instead! They love pancakes.");
     expect(frames.at(-1)!.frame).toEqual({ type: "complete", text: "Let's talk about dragons instead! They love pancakes.", audio: true });
@@ -72,7 +74,11 @@ describe("session safety hooks", () => {
     await h.request("authenticate", { access_token: "good" });
     return h.request("set_configuration", { config: { prompt: "You are Ollie.", ...config } });
   };
-  const interact = (h: ReturnType<typeof harness>, text: string, uid = crypto.randomUUID()) => h.send({ type: "stream", kind: "interact", uid, text, audio_output: false }).then(() => h.session.idle()).then(() => uid);
+  const interact = (h: ReturnType<typeof harness>, text: string, uid = crypto.randomUUID()) =>
+    h
+      .send({ type: "stream", kind: "interact", uid, text, audio_output: false })
+      .then(() => h.session.idle())
+      .then(() => uid);
 
   it("hands the engine the redacted words and stores them, with a redact notice first", async () => {
     const h = harness();
@@ -117,7 +123,9 @@ describe("the session guard", () => {
     const guard = new SessionGuard("sock-1", { ...BUILTIN_ONLY, recordIncident: (i) => void recorded.push(i) }, silentLogger);
     const screened = await guard.forTurn({ playerId: 4, teamId: 9 }).screen("I want to kill myself", new AbortController().signal);
     expect(screened.reply).toContain("grown-up");
-    expect(recorded).toEqual([{ category: "self_harm", action: "escalate", direction: "input", teamId: 9, playerId: 4, sessionId: "sock-1", policy: "children_strict" }]);
+    expect(recorded).toEqual([
+      { category: "self_harm", action: "escalate", direction: "input", teamId: 9, playerId: 4, sessionId: "sock-1", policy: "children_strict" },
+    ]);
   });
 
   it("does not count distress or personal information as boundary testing", async () => {

@@ -20,7 +20,8 @@ describe("the start-up path", () => {
     // The import worked and was seen: the server itself and the metrics' own prom-client modules are listed.
     expect(loaded.some((m) => m.endsWith("src/server.ts"))).toBe(true);
     expect(loaded.some((m) => m.endsWith("prom-client/lib/histogram.js"))).toBe(true);
-    const unwanted = /node_modules\/(openid-client|openai|jose|oauth4webapi)\/|node_modules\/prom-client\/(index\.js|lib\/pushgateway\.js)|src\/cli\/(admin|help|restore)\.ts/;
+    const unwanted =
+      /node_modules\/(openid-client|openai|jose|oauth4webapi)\/|node_modules\/prom-client\/(index\.js|lib\/pushgateway\.js)|src\/cli\/(admin|help|restore)\.ts/;
     expect(loaded.filter((m) => unwanted.test(m))).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@
  * their order on the wire, {{name}} in the prompt, render_prompt, run, unknown names, and safety.
  */
 import { afterAll, describe, expect, it } from "bun:test";
-import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
-import { openSession, type Msg, type WsProbe } from "../helpers/ws.ts";
+import { createPlayer, serverForFile } from "../helpers/server.ts";
+import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
 const probes: WsProbe[] = [];
@@ -39,7 +39,11 @@ const names = (events: Msg[]) => events.map((e) => (e.event === "data" ? `data:$
 describe("utilities in the three positions (local engine)", () => {
   it("sends on_input results before any text, non-blocking ones before text_complete, on_output ones after the last text", async () => {
     const probe = await session();
-    const { events } = await probe.interact("I love my cat, he is so fluffy", { on_input: ["cats", "mood"], on_input_non_blocking: ["pet"], on_output: ["finish_conversation"] });
+    const { events } = await probe.interact("I love my cat, he is so fluffy", {
+      on_input: ["cats", "mood"],
+      on_input_non_blocking: ["pet"],
+      on_output: ["finish_conversation"],
+    });
     const order = names(events);
     expect(order[0]).toBe("interaction_started");
     expect(order[1]).toBe("data:cats,mood");
@@ -92,7 +96,8 @@ describe("utilities in the three positions (local engine)", () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await openSession(file.server.url, player.token, CONFIG);
     probes.push(probe);
-    const stored = async () => (await rawSql(file.server.deps.database, "SELECT CAST(COUNT(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
+    const stored = async () =>
+      (await rawSql(file.server.deps.database, "SELECT CAST(COUNT(*) AS INTEGER) AS n FROM conversation_messages WHERE player_id = ?", player.pk))[0]!.n;
     const bound = await probe.request("run", { utilities: ["cats", "pet"], context: {}, bindings: { input: "my two cats are called Tom and Tim" } });
     expect(bound).toMatchObject({ type: "response", kind: "run", data: { cats: "yes", pet: "cats" } });
     expect(await stored()).toBe(0);
@@ -129,10 +134,14 @@ describe("utilities in the three positions (local engine)", () => {
 
   it("answers merge_configuration with the utilities configured now; null removes one", async () => {
     const probe = await session();
-    const merged = await probe.request("merge_configuration", { config: { utilities: { cats: null, extra: { type: "extract", extract_prompt: "the colour" } } } });
+    const merged = await probe.request("merge_configuration", {
+      config: { utilities: { cats: null, extra: { type: "extract", extract_prompt: "the colour" } } },
+    });
     expect(merged).toMatchObject({ kind: "merge_configuration" });
     expect(merged.utilities.sort()).toEqual(["age", "extra", "finish_conversation", "mood", "pet"]);
-    const replaced = await probe.request("merge_configuration", { config: { utilities: { extra: { type: "classify", classification_question: "Is it red?", answers: ["yes", "no"] } } } });
+    const replaced = await probe.request("merge_configuration", {
+      config: { utilities: { extra: { type: "classify", classification_question: "Is it red?", answers: ["yes", "no"] } } },
+    });
     expect(replaced.kind).toBe("merge_configuration");
     const config = (await probe.request("get_configuration")).config;
     // A utility given again replaces the old one: no extract_prompt left over from the extract.

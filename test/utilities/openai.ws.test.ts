@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { openSession, type Msg, type WsProbe } from "../helpers/ws.ts";
-import { askedAbout, askedQuestion, startFakeOpenAi, type ChatBody, type FakeOpenAi, type UtilityAnswer } from "./helpers/fake-openai.ts";
+import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
+import { askedAbout, askedQuestion, type ChatBody, type FakeOpenAi, startFakeOpenAi, type UtilityAnswer } from "./helpers/fake-openai.ts";
 
 let fake: FakeOpenAi;
 let server: TestServer;
@@ -45,7 +45,14 @@ const CONFIG = {
 
 beforeAll(async () => {
   fake = startFakeOpenAi({ utility: answer, reply: () => ["What a lovely", " cat you have", "! Goodbye for now."] });
-  server = await startTestServer({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: fake.url, HOOT_LLM_MODEL: "reply-model", HOOT_UTILITY_MODEL: "utility-model", HOOT_UTILITY_TIMEOUT_MS: "400", HOOT_TTS_PROVIDER: "local" });
+  server = await startTestServer({
+    HOOT_LLM_PROVIDER: "openai",
+    HOOT_LLM_BASE_URL: fake.url,
+    HOOT_LLM_MODEL: "reply-model",
+    HOOT_UTILITY_MODEL: "utility-model",
+    HOOT_UTILITY_TIMEOUT_MS: "400",
+    HOOT_TTS_PROVIDER: "local",
+  });
   team = await createTeamFixture(server);
 });
 afterAll(async () => {
@@ -110,7 +117,10 @@ describe("utilities as side calls to an OpenAI-compatible server", () => {
     const probe = await session();
     const before = fake.requests.length;
     await probe.interact("my email is sam.jones@example.com and I love cats", { on_input: ["cats"], on_output: ["bye"] });
-    const asked = fake.requests.slice(before).filter((c) => !c.stream).map((c) => JSON.stringify(c.messages));
+    const asked = fake.requests
+      .slice(before)
+      .filter((c) => !c.stream)
+      .map((c) => JSON.stringify(c.messages));
     expect(asked.length).toBe(2);
     for (const text of asked) {
       expect(text).not.toContain("sam.jones@example.com");

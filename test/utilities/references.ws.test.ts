@@ -6,14 +6,17 @@
 import { beforeAll, describe, expect, it } from "bun:test";
 import { DEFAULT_PROMPT } from "../../src/interact/references.ts";
 import { api, createPlayer, createTeamFixture, serverForFile, type TeamFixture } from "../helpers/server.ts";
-import { openSession, WsProbe, type Msg } from "../helpers/ws.ts";
+import { type Msg, openSession, WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
 let other: TeamFixture;
 const CATS = { type: "classify", classification_question: "Did the user mention cats?", answers: ["yes", "no"] };
 
 async function store(team: TeamFixture, kind: "configs" | "utilities", name: string, body: Msg): Promise<void> {
-  const res = await api(file.server.url, "PUT", `/api/${kind}/${name}`, { token: team.developerToken, body: kind === "configs" ? { config: body } : { utility: body } });
+  const res = await api(file.server.url, "PUT", `/api/${kind}/${name}`, {
+    token: team.developerToken,
+    body: kind === "configs" ? { config: body } : { utility: body },
+  });
   if (res.status !== 200 && res.status !== 201) throw new Error(`store ${name}: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -32,7 +35,11 @@ beforeAll(async () => {
   await store(team, "utilities", "cats", CATS);
   await store(team, "utilities", "cats", { ...CATS, answers: ["yes", "no", "maybe"] });
   await store(team, "configs", "base", { prompt: { reference: "owl@v1" }, utilities: { cats: { reference: "cats@v1" }, mood: "mood" } });
-  await store(team, "utilities", "mood", { type: "classify", classification_question: "How does the child feel?", answers: ["positive", "neutral", "negative"] });
+  await store(team, "utilities", "mood", {
+    type: "classify",
+    classification_question: "How does the child feel?",
+    answers: ["positive", "neutral", "negative"],
+  });
   await store(team, "configs", "voice_override", { voice_profile: { speed: 1.1 }, temperature: 1 });
   await store(team, "configs", "loop", { prompt: { reference: "loop" } });
   await store(other, "configs", "theirs", { prompt: "Another team's character." });
@@ -43,7 +50,11 @@ describe("set_configuration with references", () => {
   it("takes a whole stored configuration: the latest, or a version; get_configuration shows it resolved", async () => {
     const probe = await socket();
     expect((await probe.request("set_configuration", { config: { reference: "owl" } })).kind).toBe("set_configuration");
-    expect((await probe.request("get_configuration")).config).toEqual({ prompt: "You are Ollie the owl, version two.", temperature: 0.6, voice_profile: { speed: 0.9 } });
+    expect((await probe.request("get_configuration")).config).toEqual({
+      prompt: "You are Ollie the owl, version two.",
+      temperature: 0.6,
+      voice_profile: { speed: 0.9 },
+    });
     await probe.request("set_configuration", { config: { reference: "owl@v1" } });
     expect((await probe.request("get_configuration")).config).toEqual({ prompt: "You are Ollie the owl, version one.", temperature: 0.3 });
     const { events } = await probe.interact("hello");
@@ -54,7 +65,11 @@ describe("set_configuration with references", () => {
   it("resolves a prompt, a voice profile and utilities given by reference or by name", async () => {
     const probe = await socket();
     const res = await probe.request("set_configuration", {
-      config: { prompt: { reference: "owl@v2" }, voice_profile: { reference: "voice_override" }, utilities: { cats: { reference: "cats" }, old_cats: "cats@v1", none: null } },
+      config: {
+        prompt: { reference: "owl@v2" },
+        voice_profile: { reference: "voice_override" },
+        utilities: { cats: { reference: "cats" }, old_cats: "cats@v1", none: null },
+      },
     });
     expect(res.kind).toBe("set_configuration");
     const config = (await probe.request("get_configuration")).config;
@@ -101,7 +116,7 @@ describe("set_configuration with references", () => {
       [{ prompt: { reference: "voice_override" } }, "unknown_reference", 'stored configuration "voice_override" has no prompt'],
       [{ reference: "bad name" }, "invalid_configuration", 'field "config": "bad name" is not a reference'],
       [{ reference: "loop" }, "invalid_configuration", "references nest more than 4 deep"],
-      [{ prompt: "p", utilities: { x: { reference: "cats", extra: 1 } } }, "invalid_configuration", 'config.utilities.x.type'],
+      [{ prompt: "p", utilities: { x: { reference: "cats", extra: 1 } } }, "invalid_configuration", "config.utilities.x.type"],
     ];
     for (const [config, code, sentence] of cases) {
       const res = await probe.request("set_configuration", { config });
@@ -151,7 +166,11 @@ describe("merge_configuration with references", () => {
     // references first, then config; later ones win.
     const both = await probe.request("merge_configuration", { references: [{ reference: "owl@v2" }], config: { temperature: 0.2, utilities: { mood: null } } });
     expect(both).toMatchObject({ kind: "merge_configuration", utilities: ["cats"] });
-    expect((await probe.request("get_configuration")).config).toMatchObject({ prompt: "You are Ollie the owl, version two.", temperature: 0.2, voice_profile: { speed: 0.9 } });
+    expect((await probe.request("get_configuration")).config).toMatchObject({
+      prompt: "You are Ollie the owl, version two.",
+      temperature: 0.2,
+      voice_profile: { speed: 0.9 },
+    });
     probe.close();
   });
 

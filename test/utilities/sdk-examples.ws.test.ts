@@ -18,7 +18,7 @@
 import { beforeAll, describe, expect, it } from "bun:test";
 import { ConfigSchema, RequestSchemas, VoiceProfileSchema } from "../../src/interact/model.ts";
 import { api, createPlayer, serverForFile } from "../helpers/server.ts";
-import { WsProbe, type Msg } from "../helpers/ws.ts";
+import { type Msg, WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
 const acceptsSpeakers = "speakers" in RequestSchemas.interact.properties;
@@ -50,9 +50,15 @@ const TOPIC = { type: "extract", extract_prompt: "Extract the main topic of disc
 describe("ug-python-sdk", () => {
   beforeAll(async () => {
     const token = file.team.developerToken;
-    await api(file.server.url, "PUT", "/api/configs/production_config", { token, body: { config: { prompt: "You are Ollie the owl, in production.", utilities: { sentiment: SENTIMENT } } } });
+    await api(file.server.url, "PUT", "/api/configs/production_config", {
+      token,
+      body: { config: { prompt: "You are Ollie the owl, in production.", utilities: { sentiment: SENTIMENT } } },
+    });
     await api(file.server.url, "PUT", "/api/configs/my_prompt", { token, body: { config: { prompt: "You are Pip the penguin." } } });
-    await api(file.server.url, "PUT", "/api/configs/base_config", { token, body: { config: { prompt: "You are Ollie the owl.", temperature: 0.5, utilities: { topic: TOPIC } } } });
+    await api(file.server.url, "PUT", "/api/configs/base_config", {
+      token,
+      body: { config: { prompt: "You are Ollie the owl.", temperature: 0.5, utilities: { topic: TOPIC } } },
+    });
     await api(file.server.url, "PUT", "/api/configs/voice_override", { token, body: { config: { voice_profile: { speed: 0.9 } } } });
   });
 
@@ -67,7 +73,12 @@ describe("ug-python-sdk", () => {
         utilities: {
           sentiment: SENTIMENT,
           topic: TOPIC,
-          billing: { type: "classify", classification_question: "Is the user asking about billing, technical support, or general inquiry?", additional_context: "Consider the conversation history.", answers: ["billing", "technical_support", "general"] },
+          billing: {
+            type: "classify",
+            classification_question: "Is the user asking about billing, technical support, or general inquiry?",
+            additional_context: "Consider the conversation history.",
+            answers: ["billing", "technical_support", "general"],
+          },
           order: { type: "extract", extract_prompt: "Extract the user's order number if mentioned.", additional_context: "Order numbers are 6 digits." },
         },
         debug: false,
@@ -76,7 +87,15 @@ describe("ug-python-sdk", () => {
       uid: crypto.randomUUID(),
     });
     expect(answer).toMatchObject({ type: "response", kind: "set_configuration" });
-    const run = await send(probe, { kind: "run", client_start_time: pyTime(), utilities: ["billing", "order", "sentiment"], context: {}, bindings: { input: "I was charged twice for order 123456, I hate this" }, type: "request", uid: crypto.randomUUID() });
+    const run = await send(probe, {
+      kind: "run",
+      client_start_time: pyTime(),
+      utilities: ["billing", "order", "sentiment"],
+      context: {},
+      bindings: { input: "I was charged twice for order 123456, I hate this" },
+      type: "request",
+      uid: crypto.randomUUID(),
+    });
     expect(run).toMatchObject({ kind: "run", data: { billing: "billing", order: "123456", sentiment: "negative" } });
     probe.close();
   });
@@ -104,20 +123,49 @@ describe("ug-python-sdk", () => {
   it("uses references: a prompt reference, a whole stored configuration, merge_configuration, render_prompt", async () => {
     const probe = await connect();
     // session.set_configuration(prompt=Reference(reference="my_prompt@v1"))
-    const prompt = await send(probe, { kind: "set_configuration", client_start_time: pyTime(), config: { prompt: { reference: "my_prompt@v1" }, utilities: {}, debug: false }, type: "request", uid: crypto.randomUUID() });
+    const prompt = await send(probe, {
+      kind: "set_configuration",
+      client_start_time: pyTime(),
+      config: { prompt: { reference: "my_prompt@v1" }, utilities: {}, debug: false },
+      type: "request",
+      uid: crypto.randomUUID(),
+    });
     expect(prompt.kind).toBe("set_configuration");
     // session.render_prompt(context={...}) reads RenderPromptResponse.prompt
-    const rendered = await send(probe, { kind: "render_prompt", client_start_time: pyTime(), context: { player_name: "Mia" }, type: "request", uid: crypto.randomUUID() });
+    const rendered = await send(probe, {
+      kind: "render_prompt",
+      client_start_time: pyTime(),
+      context: { player_name: "Mia" },
+      type: "request",
+      uid: crypto.randomUUID(),
+    });
     expect(rendered).toMatchObject({ kind: "render_prompt", prompt: "You are Pip the penguin." });
     // session.set_configuration_ref(Reference(reference="production_config"))
-    const whole = await send(probe, { kind: "set_configuration", client_start_time: pyTime(), config: { reference: "production_config" }, type: "request", uid: crypto.randomUUID() });
+    const whole = await send(probe, {
+      kind: "set_configuration",
+      client_start_time: pyTime(),
+      config: { reference: "production_config" },
+      type: "request",
+      uid: crypto.randomUUID(),
+    });
     expect(whole.kind).toBe("set_configuration");
     // session.merge_configuration([Reference("base_config"), Reference("voice_override")]) reads MergeConfigurationResponse.utilities
-    const merged = await send(probe, { kind: "merge_configuration", client_start_time: pyTime(), references: [{ reference: "base_config" }, { reference: "voice_override" }], type: "request", uid: crypto.randomUUID() });
+    const merged = await send(probe, {
+      kind: "merge_configuration",
+      client_start_time: pyTime(),
+      references: [{ reference: "base_config" }, { reference: "voice_override" }],
+      type: "request",
+      uid: crypto.randomUUID(),
+    });
     expect(merged).toMatchObject({ type: "response", kind: "merge_configuration", utilities: ["sentiment", "topic"] });
     // session.get_configuration() reads GetConfigurationResponse.config
     const config = await send(probe, { kind: "get_configuration", client_start_time: pyTime(), type: "request", uid: crypto.randomUUID() });
-    expect(config.config).toMatchObject({ prompt: "You are Ollie the owl.", temperature: 0.5, voice_profile: { speed: 0.9 }, utilities: { sentiment: SENTIMENT, topic: TOPIC } });
+    expect(config.config).toMatchObject({
+      prompt: "You are Ollie the owl.",
+      temperature: 0.5,
+      voice_profile: { speed: 0.9 },
+      utilities: { sentiment: SENTIMENT, topic: TOPIC },
+    });
     probe.close();
   });
 
@@ -126,7 +174,11 @@ describe("ug-python-sdk", () => {
     await send(probe, {
       kind: "set_configuration",
       client_start_time: pyTime(),
-      config: { prompt: "You are Ollie the owl.", utilities: { sentiment: SENTIMENT, topic: TOPIC, log: { type: "extract", extract_prompt: "Extract the animal" } }, debug: false },
+      config: {
+        prompt: "You are Ollie the owl.",
+        utilities: { sentiment: SENTIMENT, topic: TOPIC, log: { type: "extract", extract_prompt: "Extract the animal" } },
+        debug: false,
+      },
       type: "request",
       uid: crypto.randomUUID(),
     });
@@ -161,14 +213,30 @@ describe("ug-js-sdk", () => {
     const configured = await send(probe, {
       type: "request",
       kind: "set_configuration",
-      config: { prompt: "You are Ollie the owl.", utilities: { cats: { type: "classify", classification_question: "Did the user mention cats?", answers: ["yes", "no"] }, topic: { type: "extract", extract_prompt: "the animal" } } },
+      config: {
+        prompt: "You are Ollie the owl.",
+        utilities: {
+          cats: { type: "classify", classification_question: "Did the user mention cats?", answers: ["yes", "no"] },
+          topic: { type: "extract", extract_prompt: "the animal" },
+        },
+      },
       uid: crypto.randomUUID(),
       client_start_time: new Date().toISOString(),
     });
     expect(configured.kind).toBe("set_configuration");
     // ConversationNetwork.interact: the app's request plus context, audio_output, kind and type.
     const uid = crypto.randomUUID();
-    probe.send({ text: "my cat is orange", on_input: ["cats"], on_output: ["topic"], uid, client_start_time: new Date().toISOString(), context: {}, audio_output: false, kind: "interact", type: "stream" });
+    probe.send({
+      text: "my cat is orange",
+      on_input: ["cats"],
+      on_output: ["topic"],
+      uid,
+      client_start_time: new Date().toISOString(),
+      context: {},
+      audio_output: false,
+      kind: "interact",
+      type: "stream",
+    });
     const events = await probe.collect(uid);
     // ConversationManager: `if (message.event === 'data') onDataMessage(message)`.
     const onDataMessage = events.filter((message) => message.event === "data");
@@ -182,44 +250,58 @@ describe("ug-js-sdk", () => {
 });
 
 describe("ug-unity-sdk", () => {
-  it.skipIf(!acceptsConfigDefaults || !acceptsSpeakers)("AdvancedUtilities sample: cats and finish_conversation on input; DataReceived holds both", async () => {
-    const probe = await connect();
-    const configured = await send(probe, {
-      type: "request",
-      uid: crypto.randomUUID(),
-      kind: "set_configuration",
-      client_start_time: unityTime(),
-      config: {
-        prompt: "Be polite, respond in 1 sentence only",
-        temperature: 0.5,
-        utilities: {
-          cats: { type: "classify", classification_question: "Did the user mention cats in the last message?", answers: ["yes", "no"] },
-          finish_conversation: {
-            type: "classify",
-            classification_question: "Did the user express a desire to finish the conversation? Did the user say 'bye', 'goodbye', or 'end conversation'?",
-            answers: ["yes", "no"],
+  it.skipIf(!acceptsConfigDefaults || !acceptsSpeakers)(
+    "AdvancedUtilities sample: cats and finish_conversation on input; DataReceived holds both",
+    async () => {
+      const probe = await connect();
+      const configured = await send(probe, {
+        type: "request",
+        uid: crypto.randomUUID(),
+        kind: "set_configuration",
+        client_start_time: unityTime(),
+        config: {
+          prompt: "Be polite, respond in 1 sentence only",
+          temperature: 0.5,
+          utilities: {
+            cats: { type: "classify", classification_question: "Did the user mention cats in the last message?", answers: ["yes", "no"] },
+            finish_conversation: {
+              type: "classify",
+              classification_question: "Did the user express a desire to finish the conversation? Did the user say 'bye', 'goodbye', or 'end conversation'?",
+              answers: ["yes", "no"],
+            },
           },
+          context: {},
+          audio_output: false,
+          on_input: ["cats", "finish_conversation"],
+          on_output: [],
+          debug: false,
         },
-        context: {},
-        audio_output: false,
-        on_input: ["cats", "finish_conversation"],
-        on_output: [],
-        debug: false,
-      },
-    });
-    expect(configured.kind).toBe("set_configuration");
-    for (const [text, expected] of [
-      ["I have two cats at home", { cats: "yes", finish_conversation: "no" }],
-      ["ok bye, goodbye!", { cats: "no", finish_conversation: "yes" }],
-    ] as const) {
-      const uid = crypto.randomUUID();
-      probe.send({ type: "stream", uid, kind: "interact", client_start_time: unityTime(), text, context: {}, on_input: ["cats", "finish_conversation"], on_output: [], audio_output: false, language_code: "en" });
-      const events = await probe.collect(uid);
-      // DataReceived: dataMessage.TryGetValue("cats"), TryGetValue("finish_conversation") on the same message.
-      const data = events.filter((e) => e.event === "data");
-      expect(data).toHaveLength(1);
-      expect(data[0]!.data).toEqual(expected);
-    }
-    probe.close();
-  });
+      });
+      expect(configured.kind).toBe("set_configuration");
+      for (const [text, expected] of [
+        ["I have two cats at home", { cats: "yes", finish_conversation: "no" }],
+        ["ok bye, goodbye!", { cats: "no", finish_conversation: "yes" }],
+      ] as const) {
+        const uid = crypto.randomUUID();
+        probe.send({
+          type: "stream",
+          uid,
+          kind: "interact",
+          client_start_time: unityTime(),
+          text,
+          context: {},
+          on_input: ["cats", "finish_conversation"],
+          on_output: [],
+          audio_output: false,
+          language_code: "en",
+        });
+        const events = await probe.collect(uid);
+        // DataReceived: dataMessage.TryGetValue("cats"), TryGetValue("finish_conversation") on the same message.
+        const data = events.filter((e) => e.event === "data");
+        expect(data).toHaveLength(1);
+        expect(data[0]!.data).toEqual(expected);
+      }
+      probe.close();
+    },
+  );
 });

@@ -3,14 +3,15 @@
  * PUT, delete, checks that name the field, team isolation (another team's names are 404), and the rows written.
  */
 import { describe, expect, it } from "bun:test";
-import { api, createPlayer, createTeamFixture, serverForFile } from "../helpers/server.ts";
 import { rawSql } from "../helpers/database.ts";
+import { api, createPlayer, createTeamFixture, serverForFile } from "../helpers/server.ts";
 
 const file = serverForFile();
 const OWL = { prompt: "You are Ollie the owl.", temperature: 0.4 };
 const CATS = { type: "classify", classification_question: "Did the user mention cats?", answers: ["yes", "no"] };
 
-const rows = (teamId: number, name: string) => rawSql(file.server.deps.database, "SELECT version, kind FROM stored_configs WHERE team_id = ? AND name = ? ORDER BY version", teamId, name);
+const rows = (teamId: number, name: string) =>
+  rawSql(file.server.deps.database, "SELECT version, kind FROM stored_configs WHERE team_id = ? AND name = ? ORDER BY version", teamId, name);
 
 describe("/api/configs", () => {
   it("stores version 1, adds a version per PUT, reads the latest or a version, lists, deletes", async () => {
@@ -100,10 +101,13 @@ describe("/api/configs", () => {
       const res = await api(file.server.url, method, "/api/configs/secret-owl", { token: other.developerToken });
       expect({ method, status: res.status }).toEqual({ method, status: 404 });
     }
-    for (const version of ["secret-owl@v1", "secret-owl@latest"]) expect((await api(file.server.url, "GET", `/api/configs/${version}`, { token: other.developerToken })).status).toBe(404);
+    for (const version of ["secret-owl@v1", "secret-owl@latest"])
+      expect((await api(file.server.url, "GET", `/api/configs/${version}`, { token: other.developerToken })).status).toBe(404);
     expect((await api(file.server.url, "GET", "/api/configs", { token: other.developerToken })).body.configs).toEqual([]);
     // A PUT by the other team creates its own name; ours is untouched.
-    expect((await api(file.server.url, "PUT", "/api/configs/secret-owl", { token: other.developerToken, body: { config: { prompt: "theirs" } } })).status).toBe(201);
+    expect((await api(file.server.url, "PUT", "/api/configs/secret-owl", { token: other.developerToken, body: { config: { prompt: "theirs" } } })).status).toBe(
+      201,
+    );
     expect((await api(file.server.url, "GET", "/api/configs/secret-owl", { token: file.team.developerToken })).body).toMatchObject({ version: 1, config: OWL });
   });
 
@@ -125,8 +129,13 @@ describe("/api/utilities", () => {
     const v2 = await api(file.server.url, "PUT", "/api/utilities/cats", { token, body: { utility: { ...CATS, answers: ["yes", "no", "maybe"] } } });
     expect(v2.body).toMatchObject({ version: 2 });
     expect((await api(file.server.url, "GET", "/api/utilities/cats@v1", { token })).body.utility).toEqual(CATS);
-    expect((await api(file.server.url, "GET", "/api/utilities", { token })).body.utilities).toContainEqual(expect.objectContaining({ name: "cats", latest_version: 2 }));
-    const bad = await api(file.server.url, "POST", "/api/utilities", { token, body: { name: "bad", utility: { type: "classify", classification_question: "q", answers: ["a", "a"] } } });
+    expect((await api(file.server.url, "GET", "/api/utilities", { token })).body.utilities).toContainEqual(
+      expect.objectContaining({ name: "cats", latest_version: 2 }),
+    );
+    const bad = await api(file.server.url, "POST", "/api/utilities", {
+      token,
+      body: { name: "bad", utility: { type: "classify", classification_question: "q", answers: ["a", "a"] } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('Field "utility.answers": "a" is listed twice');
     expect((await api(file.server.url, "DELETE", "/api/utilities/cats", { token })).status).toBe(204);

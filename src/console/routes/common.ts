@@ -3,14 +3,14 @@
  * the credential gate or by the `consoleSession` macro), the gate itself, and the small helpers of the handlers.
  */
 import { Elysia } from "elysia";
-import { CrossSiteRefused, Unauthorized } from "../../errors.ts";
 import type { FailureLimiter } from "../../auth/rate-limit.ts";
-import { clientAddress } from "../../http/client-address.ts";
+import { CrossSiteRefused, Unauthorized } from "../../errors.ts";
+import type { clientAddress } from "../../http/client-address.ts";
 import type { OidcClient } from "../oidc.ts";
 import { SECURITY_HEADERS } from "../page.ts";
-import * as services from "../services.ts";
 import type { ConsoleNeeds } from "../services.ts";
-import { csrfMatches, fromOwnOrigin, resolveSession, sessionToken, type ConsoleSession } from "../sessions.ts";
+import * as services from "../services.ts";
+import { type ConsoleSession, csrfMatches, fromOwnOrigin, resolveSession, sessionToken } from "../sessions.ts";
 
 export const NOT_SIGNED_IN = "You are not signed in to the console, or your session has ended; sign in again.";
 
@@ -55,7 +55,9 @@ export function consoleCredentialGate(deps: ConsoleNeeds) {
       for (const route of list) {
         const security = (route.hooks?.detail as { security?: unknown } | undefined)?.security;
         if (!Array.isArray(security)) continue;
-        const scopes = (security.find((entry) => typeof entry === "object" && entry !== null && "consoleSession" in entry) as { consoleSession?: unknown } | undefined)?.consoleSession;
+        const scopes = (
+          security.find((entry) => typeof entry === "object" && entry !== null && "consoleSession" in entry) as { consoleSession?: unknown } | undefined
+        )?.consoleSession;
         if (Array.isArray(scopes)) routes.set(`${route.method} ${route.path}`, scopes.includes("write") ? "write" : "read");
       }
     },
@@ -69,18 +71,17 @@ export function consoleCredentialGate(deps: ConsoleNeeds) {
 
 /** Registers the `consoleSession` macro every console API route uses. */
 export function consoleSessionPlugin(deps: ConsoleNeeds) {
-  return new Elysia({ name: "hoot-console-session" })
-    .macro({
-      /** "read": a live session. "write": also from the console's own page (origin and CSRF token). */
-      consoleSession: (mode: "read" | "write") => ({
-        detail: { security: [{ consoleSession: [mode] }] as Record<string, string[]>[] },
-        async resolve({ request, set }) {
-          Object.assign(set.headers, SECURITY_HEADERS, { "cache-control": "no-store" });
-          const session = identifiedEarly.get(request) ?? (await consoleRequestSession(deps, request, mode));
-          return { session };
-        },
-      }),
-    });
+  return new Elysia({ name: "hoot-console-session" }).macro({
+    /** "read": a live session. "write": also from the console's own page (origin and CSRF token). */
+    consoleSession: (mode: "read" | "write") => ({
+      detail: { security: [{ consoleSession: [mode] }] as Record<string, string[]>[] },
+      async resolve({ request, set }) {
+        Object.assign(set.headers, SECURITY_HEADERS, { "cache-control": "no-store" });
+        const session = identifiedEarly.get(request) ?? (await consoleRequestSession(deps, request, mode));
+        return { session };
+      },
+    }),
+  });
 }
 
 /** The session as the page sees it: who, which team, the CSRF token. */
@@ -106,4 +107,3 @@ export function redirectHeaders(location: string): Headers {
 export function redirect(location: string): Response {
   return new Response(null, { status: 303, headers: redirectHeaders(location) });
 }
-

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { noContent } from "../../http/no-content.ts";
 import { CreateKeyBody, PkParams } from "../model.ts";
 import * as services from "../services.ts";
-import { consoleSessionPlugin, type ConsoleContext } from "./common.ts";
+import { type ConsoleContext, consoleSessionPlugin } from "./common.ts";
 
 /** The service-account key routes. */
 export function consoleKeyRoutes(context: ConsoleContext) {
@@ -18,7 +18,9 @@ export function consoleKeyRoutes(context: ConsoleContext) {
       },
       { consoleSession: "write", body: CreateKeyBody },
     )
-    .get("/console/api/service-accounts", async ({ session }) => ({ service_accounts: await services.listServiceAccounts(deps, session.teamId) }), { consoleSession: "read" })
+    .get("/console/api/service-accounts", async ({ session }) => ({ service_accounts: await services.listServiceAccounts(deps, session.teamId) }), {
+      consoleSession: "read",
+    })
     .delete(
       "/console/api/service-accounts/:pk",
       async ({ session, params }) => {

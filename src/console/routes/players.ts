@@ -4,7 +4,7 @@ import { noContent } from "../../http/no-content.ts";
 import { CreateTestPlayerBody, PkParams, PlayersQuery } from "../model.ts";
 import * as services from "../services.ts";
 import { randomToken } from "../sessions.ts";
-import { consoleSessionPlugin, type ConsoleContext } from "./common.ts";
+import { type ConsoleContext, consoleSessionPlugin } from "./common.ts";
 
 /** The test player routes. */
 export function consolePlayerRoutes(context: ConsoleContext) {

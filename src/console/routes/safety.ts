@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { PolicyBody, PolicyNameParams } from "../model.ts";
 import * as services from "../services.ts";
-import { consoleSessionPlugin, type ConsoleContext } from "./common.ts";
+import { type ConsoleContext, consoleSessionPlugin } from "./common.ts";
 
 /** The playground and safety routes. */
 export function consoleSafetyRoutes(context: ConsoleContext, defaultPrompt: string) {

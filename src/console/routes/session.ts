@@ -1,13 +1,12 @@
 /** The console session: sign-in options, signing in with a key, the session, switching team. */
 import { Elysia } from "elysia";
-import { noContent } from "../../http/no-content.ts";
 import { CrossSiteRefused, NotFound, SignInRefused } from "../../errors.ts";
+import { noContent } from "../../http/no-content.ts";
 import { KeySignInBody, SwitchTeamBody } from "../model.ts";
 import { SECURITY_HEADERS } from "../page.ts";
 import * as services from "../services.ts";
 import { clearSessionCookie, createSession, endPresentedSession, endSession, fromOwnOrigin, sessionCookie, switchTeam } from "../sessions.ts";
-import { describeSession } from "./common.ts";
-import { consoleSessionPlugin, type ConsoleContext } from "./common.ts";
+import { type ConsoleContext, consoleSessionPlugin, describeSession } from "./common.ts";
 
 /** The session routes. */
 export function consoleSessionRoutes(context: ConsoleContext) {

@@ -1,13 +1,13 @@
 /** The console's frame: who is signed in, sign-in, the navigation, and which page shows (from the URL hash). */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, messageOf, setCsrf, whenSignedOut, type SessionInfo, type SignInOptions } from "./api.ts";
+import { ApiError, api, messageOf, type SessionInfo, type SignInOptions, setCsrf, whenSignedOut } from "./api.ts";
 import { Notice } from "./components.tsx";
-import { ProfilePage } from "./pages/profile.tsx";
 import { KeysPage } from "./pages/keys.tsx";
 import { PlayersPage } from "./pages/players.tsx";
-import { SafetyPage } from "./pages/safety.tsx";
 import { PlaygroundPage } from "./pages/playground.tsx";
-import { PAGES, route, type PageId } from "./route.ts";
+import { ProfilePage } from "./pages/profile.tsx";
+import { SafetyPage } from "./pages/safety.tsx";
+import { PAGES, type PageId, route } from "./route.ts";
 
 /** The whole console. */
 export function App() {
@@ -85,8 +85,8 @@ function SignIn(props: { onSignedIn: () => void }) {
       ) : (
         <form onSubmit={submit} aria-describedby="key-help">
           <p id="key-help">
-            Single sign-on is not configured on this server, so sign in with your developer API key (in <code>data/dev-credentials.json</code> on a
-            fresh local server, or from <code>hoot admin create-developer</code>).
+            Single sign-on is not configured on this server, so sign in with your developer API key (in <code>data/dev-credentials.json</code> on a fresh local
+            server, or from <code>hoot admin create-developer</code>).
           </p>
           <label for="api-key">Developer API key</label>
           <input id="api-key" type="password" autocomplete="off" required value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />

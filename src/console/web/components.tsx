@@ -81,8 +81,16 @@ export function Secret(props: { label: string; value?: string; load?: () => Prom
       <button type="button" class="secondary" aria-pressed={shown} aria-label={`${shown ? "Hide" : "Reveal"} ${props.label}`} onClick={reveal}>
         {shown ? "Hide" : "Reveal"}
       </button>
-      {value !== null ? <CopyButton value={value} label={`Copy ${props.label}`} /> : props.load ? <LoadAndCopy label={props.label} load={props.load} onLoaded={setValue} /> : null}
-      {error ? <span role="alert" class="error">{error}</span> : null}
+      {value !== null ? (
+        <CopyButton value={value} label={`Copy ${props.label}`} />
+      ) : props.load ? (
+        <LoadAndCopy label={props.label} load={props.load} onLoaded={setValue} />
+      ) : null}
+      {error ? (
+        <span role="alert" class="error">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

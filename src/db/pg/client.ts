@@ -8,12 +8,13 @@
  * longer than that fails with a busy error (503 `database_busy`) instead of waiting without end, and
  * `application_name` = hoot, so `pg_stat_activity` says who is connected.
  */
-import { SQL } from "bun";
+
 import { createHash } from "node:crypto";
-import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { SQL } from "bun";
+import { type BunSQLDatabase, drizzle } from "drizzle-orm/bun-sql";
 import type { MigrationMeta } from "drizzle-orm/migrator";
-import { migrations as embedded } from "./migrations.gen.ts";
 import type { EmbeddedMigration } from "../embedded-migration.ts";
+import { migrations as embedded } from "./migrations.gen.ts";
 
 /** drizzle over a Bun.SQL client: the pool, a transaction, or a savepoint. */
 export type PgDb = BunSQLDatabase & { $client: SQL };

@@ -1,6 +1,6 @@
 /** The PostgreSQL side of src/db/database.ts: connect, migrate under the advisory lock, and the Database over the pool. */
-import { DatabaseUnreachable, type ConnectOptions, type Database, type DatabaseSettings } from "../database-types.ts";
-import { createPool, migratePostgres, pgDb, redactUrl, type PgDb } from "./client.ts";
+import { type ConnectOptions, type Database, type DatabaseSettings, DatabaseUnreachable } from "../database-types.ts";
+import { createPool, migratePostgres, type PgDb, pgDb, redactUrl } from "./client.ts";
 import { createPgStore } from "./store.ts";
 
 /** Connects to `url` (failing at once with DatabaseUnreachable), migrates, and wraps the pool. */

@@ -1,8 +1,8 @@
 /** The deployment facts (src/db/meta.ts) on PostgreSQL. */
 import { eq } from "drizzle-orm";
-import { query, type PgDb } from "./client.ts";
+import { type MetaRepo, SAMPLE_CIPHERTEXT_SQL } from "../meta.ts";
+import { type PgDb, query } from "./client.ts";
 import { hootMeta } from "./schema.ts";
-import { SAMPLE_CIPHERTEXT_SQL, type MetaRepo } from "../meta.ts";
 
 const KEY_CHECK = "key_check";
 

@@ -21,10 +21,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({
 });
 
 const millis = (name: string) => bigint(name, { mode: "number" });
-const createdAt = () =>
-  millis("created_at")
-    .notNull()
-    .default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`);
+const createdAt = () => millis("created_at").notNull().default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`);
 const id = () => integer("id").primaryKey().generatedByDefaultAsIdentity();
 
 export const teams = pgTable("teams", {
@@ -183,9 +180,7 @@ export const safetyPolicies = pgTable(
     body: text("body").notNull(),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
-    updatedAt: millis("updated_at")
-      .notNull()
-      .default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`),
+    updatedAt: millis("updated_at").notNull().default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`),
   },
   (table) => [uniqueIndex("safety_policies_team_name").on(table.teamId, table.name)],
 );

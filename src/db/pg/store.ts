@@ -6,8 +6,8 @@
  * unique indexes (a duplicate is a 409, never a second row), and deleting a team locks its row first.
  */
 import type { SQL } from "bun";
-import { pgDb, type PgDb } from "./client.ts";
 import { runCallbacks, type Store } from "../store.ts";
+import { type PgDb, pgDb } from "./client.ts";
 
 export interface PgStoreOptions {
   /** Told about an afterCommit callback that threw (it never undoes the commit). */
@@ -36,7 +36,9 @@ function transactionStore<R extends object>(client: SQL, repositories: (db: PgDb
     async transaction<T>(work: (tx: Store<R>) => Promise<T>): Promise<T> {
       const queued = queue.length;
       try {
-        return (await (client as SQL & { savepoint(fn: (sp: SQL) => Promise<T>): Promise<T> }).savepoint((sp) => work(transactionStore(sp, repositories, queue)))) as T;
+        return (await (client as SQL & { savepoint(fn: (sp: SQL) => Promise<T>): Promise<T> }).savepoint((sp) =>
+          work(transactionStore(sp, repositories, queue)),
+        )) as T;
       } catch (error) {
         queue.length = queued;
         throw error;

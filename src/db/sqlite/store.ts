@@ -13,8 +13,8 @@
  * half-way through the work.
  */
 import type { Database } from "bun:sqlite";
-import type { Db } from "../client.ts";
 import { retryWhileBusy } from "../busy.ts";
+import type { Db } from "../client.ts";
 import { runCallbacks, type Store, type SynchronousRepositories } from "../store.ts";
 
 export interface SqliteStoreOptions {
@@ -111,10 +111,7 @@ function facade<R extends object>(sync: SynchronousRepositories<R>, gate: Gate |
     for (const [key, fn] of Object.entries(repo as Record<string, unknown>)) {
       if (typeof fn !== "function") continue;
       const call = fn as AnyFn;
-      methods[key] =
-        gate === null
-          ? (...args) => settle(call, args)
-          : (...args) => (gate.open === null ? settle(call, args) : afterGate(gate, call, args));
+      methods[key] = gate === null ? (...args) => settle(call, args) : (...args) => (gate.open === null ? settle(call, args) : afterGate(gate, call, args));
     }
     out[name] = methods;
   }

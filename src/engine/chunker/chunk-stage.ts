@@ -3,7 +3,7 @@
  * the units of speech the sentence chunker completes follow as speech frames. Flushes when its input ends.
  */
 import type { ReplyFrame } from "../frames.ts";
-import { SentenceChunker, type ChunkerOptions } from "./sentence-chunker.ts";
+import { type ChunkerOptions, SentenceChunker } from "./sentence-chunker.ts";
 
 /**
  * Turns a token stream into text and speech frames.

@@ -1,3 +1,4 @@
 /** Text chunking: fragments for display, an early first clause and whole sentences for speech. */
-export { SentenceChunker, type ChunkerOptions } from "./sentence-chunker.ts";
+
 export { chunkStage } from "./chunk-stage.ts";
+export { type ChunkerOptions, SentenceChunker } from "./sentence-chunker.ts";

@@ -13,19 +13,20 @@
  * - units with nothing to say (only emoji or punctuation) are carried into the next unit, never emitted alone;
  * - a unit that runs past `maxChars` without punctuation is cut at the next space to bound speech latency.
  */
+
+import { isSpeakable } from "../speech/speakable.ts";
 import {
   ABBREVIATIONS,
   CJK_CLAUSE_MARKS,
   CJK_TERMINALS,
   CLOSERS,
-  LATIN_CLAUSE_MARKS,
-  LATIN_TERMINALS,
   countWords,
   isLower,
   isSpace,
+  LATIN_CLAUSE_MARKS,
+  LATIN_TERMINALS,
   wordBefore,
 } from "./rules.ts";
-import { isSpeakable } from "../speech/speakable.ts";
 
 export interface ChunkerOptions {
   /** Emit a short first clause before the first sentence ends (default true). */

@@ -5,8 +5,8 @@
  *
  * The client is built from explicit settings only (see openai-sdk.ts), on the first request.
  */
-import { LlmError, isRetryableCategory, type LlmErrorCategory } from "./errors.ts";
-import { lazyOpenAiClient, openAiSdk, type OpenAiSdk } from "./openai-sdk.ts";
+import { isRetryableCategory, LlmError, type LlmErrorCategory } from "./errors.ts";
+import { lazyOpenAiClient, type OpenAiSdk, openAiSdk } from "./openai-sdk.ts";
 import type { LlmProvider, LlmRequest } from "./types.ts";
 
 export interface OpenAiLlmOptions {

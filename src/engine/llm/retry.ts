@@ -3,7 +3,7 @@
  * never sees a reply start twice) and the failure is retryable; otherwise the error goes to the engine, which
  * turns it into an error frame. Provider clients run with their own retries off, so this is the only one.
  */
-import { LlmError, toLlmError } from "./errors.ts";
+import { type LlmError, toLlmError } from "./errors.ts";
 
 export interface RetryOptions {
   signal: AbortSignal;

@@ -4,13 +4,19 @@
  */
 import type { LlmError } from "./errors.ts";
 import { streamWithRetry } from "./retry.ts";
-import { streamWithTimeouts, type StreamTimeouts } from "./timeouts.ts";
+import { type StreamTimeouts, streamWithTimeouts } from "./timeouts.ts";
 import type { LlmProvider, LlmRequest } from "./types.ts";
 
 /**
  * Tokens of the reply; throws LlmError after the retry is spent, ends quietly on abort.
  * @example for await (const token of llmStage(llm, request, { firstTokenMs: 15000, stallMs: 10000 })) ...
  */
-export function llmStage(llm: LlmProvider, request: LlmRequest, timeouts: StreamTimeouts, onRetry?: (error: LlmError) => void, onFirstToken?: () => void): AsyncIterable<string> {
+export function llmStage(
+  llm: LlmProvider,
+  request: LlmRequest,
+  timeouts: StreamTimeouts,
+  onRetry?: (error: LlmError) => void,
+  onFirstToken?: () => void,
+): AsyncIterable<string> {
   return streamWithRetry(() => streamWithTimeouts(llm, request, timeouts), { signal: request.signal, onRetry, onFirstToken });
 }

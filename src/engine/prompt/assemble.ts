@@ -17,7 +17,7 @@ import type { ChatMessage } from "../llm/types.ts";
 import type { Context, HistoryMessage, TurnInput } from "../types.ts";
 import { DEFAULT_PROMPT_BUDGET_CHARS, fitContext } from "./budget.ts";
 import { trimHistory } from "./history.ts";
-import { CARRY_ON_INSTRUCTION, CHARACTER_HEADING, CONTEXT_HEADING, GREETING_INSTRUCTION, PRECEDENCE_REMINDER, PREAMBLE } from "./preamble.ts";
+import { CARRY_ON_INSTRUCTION, CHARACTER_HEADING, CONTEXT_HEADING, GREETING_INSTRUCTION, PREAMBLE, PRECEDENCE_REMINDER } from "./preamble.ts";
 import { contextValueText, fillTemplate, placeholderUses } from "./template.ts";
 
 export interface AssembledPrompt {

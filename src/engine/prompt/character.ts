@@ -9,7 +9,26 @@ export interface Character {
   kind: string | null;
 }
 
-const NOT_NAMES = new Set(["A", "An", "The", "This", "That", "Your", "My", "Our", "Very", "Always", "Now", "Here", "Not", "Going", "Talking", "Playing", "Speaking", "Helping"]);
+const NOT_NAMES = new Set([
+  "A",
+  "An",
+  "The",
+  "This",
+  "That",
+  "Your",
+  "My",
+  "Our",
+  "Very",
+  "Always",
+  "Now",
+  "Here",
+  "Not",
+  "Going",
+  "Talking",
+  "Playing",
+  "Speaking",
+  "Helping",
+]);
 const STOP = new Set(["who", "that", "which", "and", "from", "in", "with", "living", "named", "called", "of", "for", "at", "on", "to"]);
 const NAME = "([A-Z][\\p{L}'-]*(?:\\s+[A-Z][\\p{L}'-]*)?)";
 const NAME_PATTERNS = [

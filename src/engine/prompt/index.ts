@@ -1,7 +1,7 @@
 /** Prompt assembly: the fixed preamble, the templated character prompt, context, trimmed history, the turn's words, within the model's budget. */
-export { assemblePrompt, isSpeakFirst, type AssembledPrompt, type PromptInput } from "./assemble.ts";
-export { fillTemplate, contextValueText, placeholderUses, type FilledTemplate } from "./template.ts";
-export { fitContext, cutToTail, CUT_MARK, DEFAULT_PROMPT_BUDGET_CHARS } from "./budget.ts";
+export { type AssembledPrompt, assemblePrompt, isSpeakFirst, type PromptInput } from "./assemble.ts";
+export { CUT_MARK, cutToTail, DEFAULT_PROMPT_BUDGET_CHARS, fitContext } from "./budget.ts";
+export { type Character, findCharacter } from "./character.ts";
 export { trimHistory } from "./history.ts";
-export { findCharacter, type Character } from "./character.ts";
-export { PREAMBLE, PRECEDENCE_REMINDER, GREETING_INSTRUCTION, CARRY_ON_INSTRUCTION } from "./preamble.ts";
+export { CARRY_ON_INSTRUCTION, GREETING_INSTRUCTION, PREAMBLE, PRECEDENCE_REMINDER } from "./preamble.ts";
+export { contextValueText, type FilledTemplate, fillTemplate, placeholderUses } from "./template.ts";

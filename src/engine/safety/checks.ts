@@ -7,21 +7,30 @@
  *   const verdict = await checker.checkInput(text, { stance: session.stance });   // before the model
  *   const stage = gatedSafetyStage(() => (s) => checker.checkOutput(s, { stance }));  // between chunker and output
  */
-export { CATEGORIES, CATEGORY_DESCRIPTIONS, FIXED_CATEGORIES, type Category, type Direction, type Finding } from "./detect/categories.ts";
+export { CATEGORIES, CATEGORY_DESCRIPTIONS, type Category, type Direction, FIXED_CATEGORIES, type Finding } from "./detect/categories.ts";
 export { detect } from "./detect/detector.ts";
-export { PLACEHOLDERS, findPii, redactPii, type PiiKind, type Redaction } from "./detect/pii.ts";
-export { BUILTIN_POLICIES, DEFAULT_POLICY, type PolicySpec } from "./policy/builtin.ts";
-export { CompiledPolicy, type CheckOptions, type Incident, type InputVerdict, type Notice, type NoticeAction, type NoticeCategory, type OutputVerdict } from "./policy/compiled.ts";
-export { ACTIONS, RESERVED_NAMES, TeamPolicyBody, TeamPolicyCreate, validateTeamPolicy, validateTeamPolicyCreate, type PolicyAction } from "./policy/model.ts";
-export { builtinPolicy, policyName, resolvePolicy, teamPolicy, type PolicyRef, type TeamPolicyRow } from "./policy/resolve.ts";
-export { NEW_SESSION, isAttempt, observe, type SessionSafety, type Stance, type TrackerStep } from "./session/tracker.ts";
-export { OutputGate, type GateEvent, type UnitCheck } from "./gate/output-gate.ts";
+export { findPii, type PiiKind, PLACEHOLDERS, type Redaction, redactPii } from "./detect/pii.ts";
+export { type GateEvent, OutputGate, type UnitCheck } from "./gate/output-gate.ts";
 export { gatedSafetyStage, type IncidentSink } from "./gate/stage.ts";
 export { createModeration } from "./moderation/create.ts";
 export { GuardModeration } from "./moderation/guard.ts";
-export { moderated, type ModeratedChecker, type ModeratedOptions } from "./moderation/moderated.ts";
+export { type ModeratedChecker, type ModeratedOptions, moderated } from "./moderation/moderated.ts";
 export { OpenAiModeration } from "./moderation/openai.ts";
 export { ModerationError, type ModerationProvider } from "./moderation/types.ts";
+export { BUILTIN_POLICIES, DEFAULT_POLICY, type PolicySpec } from "./policy/builtin.ts";
+export {
+  type CheckOptions,
+  CompiledPolicy,
+  type Incident,
+  type InputVerdict,
+  type Notice,
+  type NoticeAction,
+  type NoticeCategory,
+  type OutputVerdict,
+} from "./policy/compiled.ts";
+export { ACTIONS, type PolicyAction, RESERVED_NAMES, TeamPolicyBody, TeamPolicyCreate, validateTeamPolicy, validateTeamPolicyCreate } from "./policy/model.ts";
+export { builtinPolicy, type PolicyRef, policyName, resolvePolicy, type TeamPolicyRow, teamPolicy } from "./policy/resolve.ts";
+export { isAttempt, NEW_SESSION, observe, type SessionSafety, type Stance, type TrackerStep } from "./session/tracker.ts";
 
 import { BUILTIN_POLICIES } from "./policy/builtin.ts";
 import { builtinPolicy } from "./policy/resolve.ts";

@@ -46,5 +46,8 @@ export function findSafetyPolicy(name: string): SafetyPolicyInfo | null {
 
 /** `GET /api/policies` entries for the built-in policies, "default" first (it names the strictest). */
 export function builtinPolicyEntries(): SafetyPolicyInfo[] {
-  return [{ name: "default", description: `hoot's default: ${DEFAULT_SAFETY_POLICY}, the strictest built-in children's policy.`, builtin: true }, ...SAFETY_POLICIES];
+  return [
+    { name: "default", description: `hoot's default: ${DEFAULT_SAFETY_POLICY}, the strictest built-in children's policy.`, builtin: true },
+    ...SAFETY_POLICIES,
+  ];
 }

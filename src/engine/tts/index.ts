@@ -7,17 +7,17 @@
  * abort, TtsError on failure, and `admit()` to reserve capacity for a turn before it starts.
  */
 import { LocalSpeechProvider } from "./local-provider.ts";
-import { type TtsLogger, silentLogger } from "./logger.ts";
+import { silentLogger, type TtsLogger } from "./logger.ts";
 import { OpenAiSpeechProvider } from "./openai-provider.ts";
 import type { TtsObserver, TtsProvider } from "./types.ts";
 
-export { LocalSpeechProvider, usableCores, type LocalSpeechOptions, type LocalSpeechStats } from "./local-provider.ts";
-export { OpenAiSpeechProvider, OPENAI_VOICES, type OpenAiSpeechOptions } from "./openai-provider.ts";
-export { FLITE_VOICES, DEFAULT_FLITE_VOICE } from "./flite/voices.ts";
-export { MP3_SAMPLE_RATE, MP3_BITRATE_KBPS } from "./audio/mp3-encoder.ts";
+export { MP3_BITRATE_KBPS, MP3_SAMPLE_RATE } from "./audio/mp3-encoder.ts";
 export { PCM_CHUNK_MS } from "./audio/pcm-chunks.ts";
-export { estimateSeconds } from "./schedule.ts";
+export { DEFAULT_FLITE_VOICE, FLITE_VOICES } from "./flite/voices.ts";
+export { type LocalSpeechOptions, LocalSpeechProvider, type LocalSpeechStats, usableCores } from "./local-provider.ts";
 export type { TtsLogger } from "./logger.ts";
+export { OPENAI_VOICES, type OpenAiSpeechOptions, OpenAiSpeechProvider } from "./openai-provider.ts";
+export { estimateSeconds } from "./schedule.ts";
 export * from "./types.ts";
 
 /** What the engine's owner decides about speech (the app maps its settings onto this; nothing here reads them). */

@@ -13,12 +13,12 @@
 import { availableParallelism } from "node:os";
 import { Channel } from "../pipeline/channel.ts";
 import { SpeechCapacity } from "./capacity.ts";
+import { isSpeakable, normalizeForFlite } from "./flite/normalize-text.ts";
 import { FlitePool } from "./flite/pool.ts";
-import { normalizeForFlite, isSpeakable } from "./flite/normalize-text.ts";
 import { FLITE_VOICES, findFliteVoice } from "./flite/voices.ts";
 import { fliteWorkerPath } from "./flite/worker-url.ts";
-import { type TtsLogger, silentLogger } from "./logger.ts";
-import { TurnTimeline, estimateSeconds } from "./schedule.ts";
+import { silentLogger, type TtsLogger } from "./logger.ts";
+import { estimateSeconds, TurnTimeline } from "./schedule.ts";
 import { type AudioChunk, type SpeechRequest, type SpeechTicket, TtsError, type TtsObserver, type TtsProvider } from "./types.ts";
 
 export interface LocalSpeechOptions {
@@ -75,11 +75,17 @@ export class LocalSpeechProvider implements TtsProvider {
     const logger = options.logger ?? silentLogger;
     this.workers = options.workers ?? usableCores();
     this.observer = options.observer ?? {};
-    this.capacity = new SpeechCapacity({ workers: this.workers, maxTurns: options.maxTurns ?? 0, maxLagMs: options.maxLagMs ?? 300 }, () => this.pool?.lagMs() ?? 0);
+    this.capacity = new SpeechCapacity(
+      { workers: this.workers, maxTurns: options.maxTurns ?? 0, maxLagMs: options.maxLagMs ?? 300 },
+      () => this.pool?.lagMs() ?? 0,
+    );
     const workerPath = fliteWorkerPath();
     if (!workerPath) {
       // Reported on every request rather than thrown here, so the server still starts and says what is wrong.
-      this.unavailable = new TtsError("speech worker is missing from this build (add src/engine/tts/flite/worker.ts to the bun build --compile entrypoints)", false);
+      this.unavailable = new TtsError(
+        "speech worker is missing from this build (add src/engine/tts/flite/worker.ts to the bun build --compile entrypoints)",
+        false,
+      );
       logger.error({}, this.unavailable.message);
       return;
     }

@@ -10,9 +10,9 @@
  * the request is aborted, so a caller never waits longer than `timeoutMs` for the next bytes.
  */
 import { Channel } from "../pipeline/channel.ts";
-import { Mp3Encoder, type Mp3Stream, MP3_SAMPLE_RATE } from "./audio/mp3-encoder.ts";
+import { MP3_SAMPLE_RATE, Mp3Encoder } from "./audio/mp3-encoder.ts";
 import { PCM_CHUNK_MS, PcmRechunker } from "./audio/pcm-chunks.ts";
-import { type TtsLogger, silentLogger } from "./logger.ts";
+import { silentLogger, type TtsLogger } from "./logger.ts";
 import { StallGuard } from "./stall-guard.ts";
 import { type AudioChunk, type SpeechRequest, type SpeechTicket, TtsError, type TtsObserver, type TtsProvider } from "./types.ts";
 
@@ -153,11 +153,11 @@ class SampleReader {
     let i = 0;
     let n = 0;
     if (this.carry !== null && part.length > 0) {
-      samples[n++] = (this.carry | (part[0] << 8)) << 16 >> 16;
+      samples[n++] = ((this.carry | (part[0] << 8)) << 16) >> 16;
       i = 1;
       this.carry = null;
     }
-    for (; i + 1 < part.length; i += 2) samples[n++] = (part[i] | (part[i + 1] << 8)) << 16 >> 16;
+    for (; i + 1 < part.length; i += 2) samples[n++] = ((part[i] | (part[i + 1] << 8)) << 16) >> 16;
     if (i < part.length) this.carry = part[i];
     this.count += n;
     return samples.subarray(0, n);

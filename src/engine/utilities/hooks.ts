@@ -133,6 +133,10 @@ function withAnswers(context: Context, result: UtilitySetResult): Context {
  */
 export async function runStandalone(request: UtilityRunRequest, deps: UtilityHookDeps): Promise<UtilitySetResult> {
   const checker = deps.checker(request.safetyPolicy);
-  const subject = request.subject?.role === "child" ? { role: "child" as const, text: await guardUtilityInput(checker, request.subject.text) } : request.subject;
-  return runUtilitySet({ definitions: request.definitions, names: request.names, context: request.context, subject, history: request.history, checker, signal: request.signal }, deps);
+  const subject =
+    request.subject?.role === "child" ? { role: "child" as const, text: await guardUtilityInput(checker, request.subject.text) } : request.subject;
+  return runUtilitySet(
+    { definitions: request.definitions, names: request.names, context: request.context, subject, history: request.history, checker, signal: request.signal },
+    deps,
+  );
 }

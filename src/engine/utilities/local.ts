@@ -84,7 +84,10 @@ export function extractText(prompt: string, text: string): string {
 /** Lower-case words (and "?" as its own token), apostrophes kept inside words. */
 function tokens(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.normalize("NFKC").toLowerCase().matchAll(/[\p{L}\p{N}’']+|\?/gu)) {
+  for (const match of text
+    .normalize("NFKC")
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}’']+|\?/gu)) {
     const word = match[0].replace(/’/g, "'").replace(/^'+|'+$/g, "");
     if (word) out.push(word);
   }
@@ -152,7 +155,9 @@ interface AnswerTerms {
 function answerTerms(answer: string): AnswerTerms {
   const stems = new Set<string>();
   const labels = new Set<string>();
-  const words = normalise(answer).split(/[\s_\-/]+/).filter(Boolean);
+  const words = normalise(answer)
+    .split(/[\s_\-/]+/)
+    .filter(Boolean);
   for (const word of [normalise(answer), ...words]) {
     const list = LABEL_WORDS.get(word);
     if (list) {

@@ -65,7 +65,11 @@ export function createOpenAiUtilityModel(options: OpenAiUtilityOptions): Utility
     name: "openai",
     async classify(query: UtilityQuery, answers: readonly string[]): Promise<string> {
       const schema = { type: "object", properties: { answer: { type: "string", enum: [...answers] } }, required: ["answer"], additionalProperties: false };
-      const content = await ask(classifyMessages(query, answers), { type: "json_schema", json_schema: { name: "classification", strict: true, schema } }, query.signal);
+      const content = await ask(
+        classifyMessages(query, answers),
+        { type: "json_schema", json_schema: { name: "classification", strict: true, schema } },
+        query.signal,
+      );
       const answer = matchAnswer(field(content, "answer"), answers) ?? matchAnswer(content, answers);
       if (answer === null) throw new UtilityFailure("the model's answer was not one of the answers");
       return answer;

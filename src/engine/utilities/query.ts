@@ -6,7 +6,7 @@
  */
 import { fillTemplate } from "../prompt/template.ts";
 import type { Context, HistoryMessage } from "../types.ts";
-import type { UtilityQuery, UtilitySubject, Utility } from "./types.ts";
+import type { Utility, UtilityQuery, UtilitySubject } from "./types.ts";
 
 /** Messages of earlier conversation a utility sees. */
 export const UTILITY_HISTORY_MESSAGES = 6;
@@ -17,7 +17,13 @@ export const UTILITY_MESSAGE_CHARS = 1000;
  * The query for one utility.
  * @example buildQuery(utility, { name: "Mia" }, { role: "child", text: "I love cats" }, history, signal)
  */
-export function buildQuery(utility: Utility, context: Context, subject: UtilitySubject | null, history: readonly HistoryMessage[], signal: AbortSignal): UtilityQuery {
+export function buildQuery(
+  utility: Utility,
+  context: Context,
+  subject: UtilitySubject | null,
+  history: readonly HistoryMessage[],
+  signal: AbortSignal,
+): UtilityQuery {
   const template = utility.type === "classify" ? utility.classification_question : utility.extract_prompt;
   const extra = utility.additional_context?.trim() ? fillTemplate(utility.additional_context, context).text : null;
   return {

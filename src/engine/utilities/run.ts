@@ -10,12 +10,13 @@
  * - names are looked up in the plan's Map only, and the result object is built with Object.fromEntries, so
  *   a utility called "__proto__" or "constructor" is an ordinary name.
  */
-import type { Notice } from "../safety/checks.ts";
+
 import type { EngineLogger } from "../logger.ts";
+import type { Notice } from "../safety/checks.ts";
 import type { Context, HistoryMessage } from "../types.ts";
 import { guardUtilityResult, type UtilityChecker } from "./guard.ts";
 import { buildQuery } from "./query.ts";
-import { UtilityFailure, type Utility, type UtilityModel, type UtilitySubject, type UtilityValue } from "./types.ts";
+import { type Utility, UtilityFailure, type UtilityModel, type UtilitySubject, type UtilityValue } from "./types.ts";
 
 export interface UtilityRunnerDeps {
   model: UtilityModel;
@@ -63,7 +64,8 @@ async function runOne(name: string, utility: Utility, request: UtilitySetRequest
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const signal = AbortSignal.any([request.signal, deadline]);
   const query = buildQuery(utility, request.context, request.subject, request.history, signal);
-  const log = (outcome: string) => deps.logger.debug({ utility: name, type: utility.type, model: deps.model.name, outcome, ms: Math.round(performance.now() - began) }, "utility finished");
+  const log = (outcome: string) =>
+    deps.logger.debug({ utility: name, type: utility.type, model: deps.model.name, outcome, ms: Math.round(performance.now() - began) }, "utility finished");
   let answer: string;
   try {
     const asked = utility.type === "classify" ? deps.model.classify(query, utility.answers) : deps.model.extract(query);
@@ -76,7 +78,8 @@ async function runOne(name: string, utility: Utility, request: UtilitySetRequest
           ? error
           : new UtilityFailure("the utility failed");
     log(failure.code);
-    if (!(error instanceof UtilityFailure) && !signal.aborted) deps.logger.warn({ utility: name, err: (error as Error).message }, "utility failed unexpectedly");
+    if (!(error instanceof UtilityFailure) && !signal.aborted)
+      deps.logger.warn({ utility: name, err: (error as Error).message }, "utility failed unexpectedly");
     return { value: { error: failure.message, code: failure.code }, notices: [] };
   }
   try {

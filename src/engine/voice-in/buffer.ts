@@ -23,8 +23,8 @@
  *   once either is reached every add is refused until clear();
  * - calls are applied in the order they were made, even though decoding is asynchronous.
  */
-import { AudioBudget } from "./budget.ts";
-import { type StreamDecoder, type StreamFormat, Mp3Stream, OggStream, PcmStream, WavStream, WebmStream } from "./decoders.ts";
+import type { AudioBudget } from "./budget.ts";
+import { Mp3Stream, OggStream, PcmStream, type StreamDecoder, type StreamFormat, WavStream, WebmStream } from "./decoders.ts";
 import { AudioBufferFull, AudioRateLimited, InvalidAudio, VoiceInputError } from "./errors.ts";
 import { encodeWav } from "./pcm.ts";
 import { TARGET_RATE, toInt16 } from "./resample.ts";

@@ -16,7 +16,7 @@ import { MPEGDecoder, MPEGDecoderWebWorker } from "mpg123-decoder";
 import { OpusDecoder, OpusDecoderWebWorker } from "opus-decoder";
 import { InvalidAudio } from "./errors.ts";
 import { PcmDecoder, WavDecoder } from "./pcm.ts";
-import { Resampler, TARGET_RATE, downmix } from "./resample.ts";
+import { downmix, Resampler, TARGET_RATE } from "./resample.ts";
 import { WebmDemuxer } from "./webm.ts";
 
 /**

@@ -27,7 +27,10 @@ export class InvalidAudio extends VoiceInputError {
 /** `audio_buffer_full`: the session already holds as much audio as it may. */
 export class AudioBufferFull extends VoiceInputError {
   constructor(maxSeconds: number, maxBytes: number) {
-    super("audio_buffer_full", `The audio buffer is full (at most ${maxSeconds} s of audio or ${maxBytes} bytes per session); send interact or clear_audio first.`);
+    super(
+      "audio_buffer_full",
+      `The audio buffer is full (at most ${maxSeconds} s of audio or ${maxBytes} bytes per session); send interact or clear_audio first.`,
+    );
   }
 }
 

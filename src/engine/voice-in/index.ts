@@ -19,13 +19,13 @@ import type { VoiceBuffer, VoiceBufferSettings } from "./buffer.ts";
 import { NoAudio } from "./errors.ts";
 import type { SttProvider } from "./stt.ts";
 
-export { VoiceBuffer, DEFAULT_PCM_RATE, type AddResult, type AudioChunkConfig, type VoiceBufferSettings } from "./buffer.ts";
-export { AudioBudget, MIN_COST_SECONDS, type BudgetDecision } from "./budget.ts";
+export { AudioBudget, type BudgetDecision, MIN_COST_SECONDS } from "./budget.ts";
+export { type AddResult, type AudioChunkConfig, DEFAULT_PCM_RATE, VoiceBuffer, type VoiceBufferSettings } from "./buffer.ts";
 export type { StreamFormat } from "./decoders.ts";
 export * from "./errors.ts";
 export { encodeWav } from "./pcm.ts";
-export { TARGET_RATE, Resampler } from "./resample.ts";
-export { sniff, isPcmLabel } from "./sniff.ts";
+export { Resampler, TARGET_RATE } from "./resample.ts";
+export { isPcmLabel, sniff } from "./sniff.ts";
 export {
   createSttProvider,
   NoSttProvider,
@@ -41,7 +41,12 @@ export type { TurnState } from "./turn.ts";
 export { loadVad } from "./vad.ts";
 
 /** The buffer settings from the HOOT_* configuration. */
-export function voiceBufferSettings(config: { audioBufferSeconds: number; audioBufferBytes: number; vadSilenceMs: number; vadMode: number }): VoiceBufferSettings {
+export function voiceBufferSettings(config: {
+  audioBufferSeconds: number;
+  audioBufferBytes: number;
+  vadSilenceMs: number;
+  vadMode: number;
+}): VoiceBufferSettings {
   return { maxSeconds: config.audioBufferSeconds, maxBytes: config.audioBufferBytes, silenceMs: config.vadSilenceMs, vadMode: config.vadMode };
 }
 

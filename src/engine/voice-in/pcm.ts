@@ -126,7 +126,7 @@ function readSample(view: DataView, at: number, format: SampleFormat): number {
     case 16:
       return view.getInt16(at, true) / 32768;
     case 24:
-      return ((view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16)) / 8388608);
+      return (view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16)) / 8388608;
     default:
       return view.getInt32(at, true) / 2147483648;
   }

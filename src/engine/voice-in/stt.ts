@@ -83,7 +83,8 @@ export class OpenAiTranscriptionProvider implements SttProvider {
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       this.logger.warn({ status: response.status, wavBytes: request.wav.length }, "transcription service refused the request");
-      if (response.status === 401 || response.status === 403) throw new SttUnavailable(`the transcription service refused the credentials (HTTP ${response.status})`);
+      if (response.status === 401 || response.status === 403)
+        throw new SttUnavailable(`the transcription service refused the credentials (HTTP ${response.status})`);
       throw new SttFailed(`the transcription service answered HTTP ${response.status}`, response.status === 429 || response.status >= 500);
     }
     let body: unknown;
@@ -137,7 +138,11 @@ export class PocketsphinxProvider implements SttProvider {
         if (request.signal?.aborted) throw new SttFailed("the transcription was cancelled", false);
         if (child.signalCode) throw new SttUnavailable("the offline recogniser did not finish in time");
         if (code !== 0) throw new SttFailed(`the offline recogniser exited with ${code}`, false);
-        const text = out.split("\n").map((line) => line.trim()).filter(Boolean).join(" ");
+        const text = out
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .join(" ");
         this.logger.info({ wavBytes: request.wav.length, chars: text.length, ms: Math.round(performance.now() - started) }, "transcribed");
         return { text };
       } finally {

@@ -2,8 +2,9 @@
  * A console "browser" for fetch-only tests: keeps the session cookie and the CSRF token and sends the
  * Origin header a browser would, so each test can take one of those away and see the request refused.
  */
-import type { TestServer } from "../../helpers/server.ts";
+
 import { rawSql } from "../../helpers/database.ts";
+import type { TestServer } from "../../helpers/server.ts";
 
 export interface Answer {
   status: number;
@@ -22,7 +23,12 @@ export class ConsoleBrowser {
   ) {}
 
   /** A request to `path` (absolute path) as this browser, with overrides for what a browser would send. */
-  async send(method: string, path: string, body?: unknown, options: { origin?: string | null; csrf?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { origin?: string | null; csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers.cookie = this.cookie;
     const origin = options.origin === undefined ? this.origin : options.origin;
@@ -71,7 +77,12 @@ export class ConsoleBrowser {
   }
 
   /** A console API call (`/console/api` + path). */
-  api(method: string, path: string, body?: unknown, options?: { origin?: string | null; csrf?: string | null; headers?: Record<string, string> }): Promise<Answer> {
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { origin?: string | null; csrf?: string | null; headers?: Record<string, string> },
+  ): Promise<Answer> {
     return this.send(method, `/console/api${path}`, body, options);
   }
 }

@@ -5,7 +5,7 @@
  * login, as a first-party provider would. `signInAtIdp` walks the same form with fetch, for tests without a browser.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createTcpServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider from "oidc-provider";
 

@@ -27,7 +27,12 @@ contract("conversations repository", ({ store, database }) => {
     const kid = await player(store(), teamId);
     // The second message cannot be written (a value neither driver can bind): the first must not stay behind.
     const unbindable = (() => 0) as unknown as Buffer;
-    await rejection(store().conversations.append(kid.id, [{ role: "user", sealed: sealed("first") }, { role: "assistant", sealed: unbindable }]));
+    await rejection(
+      store().conversations.append(kid.id, [
+        { role: "user", sealed: sealed("first") },
+        { role: "assistant", sealed: unbindable },
+      ]),
+    );
     expect(await store().conversations.newest(kid.id, 10)).toEqual([]);
     // A player who is not there: nothing is written either.
     await rejection(store().conversations.append(kid.id + 100_000, [{ role: "user", sealed: sealed("orphan") }]));
@@ -43,7 +48,13 @@ contract("conversations repository", ({ store, database }) => {
     await store().conversations.deleteOfPlayer(kid.id);
     expect(await store().conversations.newest(kid.id, 10)).toEqual([]);
     expect(await store().conversations.newest(other.id, 10)).toHaveLength(1);
-    await rawSql(database(), "INSERT INTO conversation_messages (player_id, role, text, text_enc, created_at) VALUES (?, 'user', '', ?, ?)", other.id, sealed("old"), Date.now() - 40 * 86_400_000);
+    await rawSql(
+      database(),
+      "INSERT INTO conversation_messages (player_id, role, text, text_enc, created_at) VALUES (?, 'user', '', ?, ?)",
+      other.id,
+      sealed("old"),
+      Date.now() - 40 * 86_400_000,
+    );
     expect(await store().conversations.deleteBefore(Date.now() - 30 * 86_400_000)).toBe(1);
     expect(await store().conversations.deleteBefore(Date.now() - 30 * 86_400_000)).toBe(0);
     expect(await store().conversations.newest(other.id, 10)).toHaveLength(1);
@@ -64,6 +75,8 @@ contract("conversations repository", ({ store, database }) => {
     await store().conversations.seal([]);
     expect((await store().conversations.plainRows(10)).filter((r) => r.playerId === kid.id)).toEqual([]);
     const rows = await store().conversations.newest(kid.id, 10);
-    expect(rows.map((r) => [r.text, Buffer.from(r.sealed!).toString("latin1")])).toEqual(mine.reverse().map((r) => ["", sealed(`sealed-${r.id}`).toString("latin1")]));
+    expect(rows.map((r) => [r.text, Buffer.from(r.sealed!).toString("latin1")])).toEqual(
+      mine.reverse().map((r) => ["", sealed(`sealed-${r.id}`).toString("latin1")]),
+    );
   });
 });

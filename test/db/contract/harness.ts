@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectDatabase, type Database } from "../../../src/boot/repositories.ts";
 import type { Store } from "../../../src/boot/repositories.ts";
-import { CONTRACT_BACKENDS, createPgDatabase, type Backend } from "../../helpers/database.ts";
+import { connectDatabase, type Database } from "../../../src/boot/repositories.ts";
+import { type Backend, CONTRACT_BACKENDS, createPgDatabase } from "../../helpers/database.ts";
 
 export interface ContractContext {
   backend: Backend;

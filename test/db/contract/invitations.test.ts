@@ -11,7 +11,10 @@ contract("invitations repository", ({ store }) => {
     expect(made).toEqual({ id: expect.any(Number), teamId, email: ada, invitedBy: userId, createdAt: expect.any(Number) });
     expect(await store().invitations.insert({ teamId, email: ada, invitedBy: userId })).toBeNull();
     const bob = email();
-    const raced = await Promise.all([store().invitations.insert({ teamId, email: bob, invitedBy: null }), store().invitations.insert({ teamId, email: bob, invitedBy: null })]);
+    const raced = await Promise.all([
+      store().invitations.insert({ teamId, email: bob, invitedBy: null }),
+      store().invitations.insert({ teamId, email: bob, invitedBy: null }),
+    ]);
     expect(raced.filter((row) => row !== null)).toHaveLength(1);
     expect((await store().invitations.listForTeam(teamId)).map((row) => row.email)).toEqual([ada, bob]);
     expect(await store().invitations.listForTeam(teamId + 100_000)).toEqual([]);

@@ -6,7 +6,15 @@ contract("safety policies repository", ({ store }) => {
   it("inserts, finds, lists by name, names and counts a team's policies", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const zoo = await store().safetyPolicies.insert(teamId, "zoo", '{"base":"children_strict"}');
-    expect(zoo).toEqual({ id: expect.any(Number), teamId, name: "zoo", body: '{"base":"children_strict"}', version: 1, createdAt: expect.any(Number), updatedAt: expect.any(Number) });
+    expect(zoo).toEqual({
+      id: expect.any(Number),
+      teamId,
+      name: "zoo",
+      body: '{"base":"children_strict"}',
+      version: 1,
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
+    });
     const ark = await store().safetyPolicies.insert(teamId, "ark", "{}");
     expect(await store().safetyPolicies.find(teamId, "zoo")).toEqual(zoo);
     expect(await store().safetyPolicies.find(teamId, "none")).toBeNull();

@@ -1,6 +1,6 @@
 import { expect, it } from "bun:test";
-import { isUniqueViolation } from "../../../src/db/errors.ts";
 import { storedConfigLookup } from "../../../src/configs/repo.ts";
+import { isUniqueViolation } from "../../../src/db/errors.ts";
 import { contract, player, rejection, teamWithDeveloper } from "./harness.ts";
 
 contract("stored configurations repository", ({ store }) => {
@@ -10,7 +10,16 @@ contract("stored configurations repository", ({ store }) => {
   it("adds versions and finds the latest, one version, and the highest number", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const first = await version(teamId, "owl", 1);
-    expect(first).toEqual({ id: expect.any(Number), teamId, kind: "config", name: "owl", version: 1, description: "first", body: '{"prompt":"v1"}', createdAt: expect.any(Number) });
+    expect(first).toEqual({
+      id: expect.any(Number),
+      teamId,
+      kind: "config",
+      name: "owl",
+      version: 1,
+      description: "first",
+      body: '{"prompt":"v1"}',
+      createdAt: expect.any(Number),
+    });
     const second = await version(teamId, "owl", 2);
     expect(await store().storedConfigs.latestVersion(teamId, "config", "owl")).toBe(2);
     expect(await store().storedConfigs.findLatest(teamId, "config", "owl")).toEqual(second);

@@ -6,7 +6,7 @@
  */
 import { sleep } from "../../../src/engine/pipeline/abort.ts";
 import { Channel } from "../../../src/engine/pipeline/channel.ts";
-import { TtsError, type AudioChunk, type SpeechRequest, type SpeechTicket, type TtsProvider } from "../../../src/engine/tts/types.ts";
+import { type AudioChunk, type SpeechRequest, type SpeechTicket, TtsError, type TtsProvider } from "../../../src/engine/tts/types.ts";
 
 export interface FakeTtsOptions {
   delayMs?: number;

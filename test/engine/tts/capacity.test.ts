@@ -1,7 +1,7 @@
 /** Admission control and the per-turn timeline, as plain objects. */
 import { describe, expect, it } from "bun:test";
 import { SpeechCapacity } from "../../../src/engine/tts/capacity.ts";
-import { TurnTimeline, estimateSeconds } from "../../../src/engine/tts/schedule.ts";
+import { estimateSeconds, TurnTimeline } from "../../../src/engine/tts/schedule.ts";
 
 describe("SpeechCapacity", () => {
   it("admits as many turns as the workers keep in real time at the measured speed, with headroom", () => {

@@ -9,19 +9,23 @@ describe("local speech in a compiled executable", () => {
   it.each([
     ["the default root", [], "/$bunfs/root/src/engine/tts/flite/worker.js"],
     ["--root src, the layout of the real build", ["--root", "src"], "/$bunfs/root/engine/tts/flite/worker.js"],
-  ])("speaks from an empty folder when built with %s", async (_name, extraArgs, workerPath) => {
-    const result = await compileCheck(extraArgs);
-    expect(result.embeddedWasm).toBe(true);
-    expect(result.embeddedMp3Wasm).toBe(true);
-    expect(result.workerPath).toBe(workerPath);
-    expect(result.sampleRate).toBe(44100);
-    expect(result.firstBytes).toEqual([0xff, 0xfb]);
-    expect(result.decodableAlone).toBe(true);
-    expect(result.frames).toBeGreaterThan(20);
-    // 48 kbps at 44.1 kHz: frames of 156 or 157 bytes.
-    expect(result.bytes).toBeGreaterThanOrEqual(result.frames * 156);
-    expect(result.bytes).toBeLessThanOrEqual(result.frames * 157);
-  }, 60_000);
+  ])(
+    "speaks from an empty folder when built with %s",
+    async (_name, extraArgs, workerPath) => {
+      const result = await compileCheck(extraArgs);
+      expect(result.embeddedWasm).toBe(true);
+      expect(result.embeddedMp3Wasm).toBe(true);
+      expect(result.workerPath).toBe(workerPath);
+      expect(result.sampleRate).toBe(44100);
+      expect(result.firstBytes).toEqual([0xff, 0xfb]);
+      expect(result.decodableAlone).toBe(true);
+      expect(result.frames).toBeGreaterThan(20);
+      // 48 kbps at 44.1 kHz: frames of 156 or 157 bytes.
+      expect(result.bytes).toBeGreaterThanOrEqual(result.frames * 156);
+      expect(result.bytes).toBeLessThanOrEqual(result.frames * 157);
+    },
+    60_000,
+  );
 
   it("says what is missing when the worker entrypoint was left out of the build", async () => {
     const error = await compileCheck([], COMPILE_ENTRYPOINTS.slice(0, 1)).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { availableParallelism } from "node:os";
-import { LocalSpeechProvider, OpenAiSpeechProvider, type TtsLogger, createTtsProvider, usableCores } from "../../../src/engine/tts/index.ts";
+import { createTtsProvider, LocalSpeechProvider, OpenAiSpeechProvider, type TtsLogger, usableCores } from "../../../src/engine/tts/index.ts";
 import { createLogger } from "../../../src/log.ts";
 
 describe("createTtsProvider", () => {
@@ -18,8 +18,12 @@ describe("createTtsProvider", () => {
 
   it("sizes the workers to the cores this process may run on (its CPU affinity), not the machine's", () => {
     // Pinned to one core with taskset, a process on a bigger machine must count one core.
-    const script = 'import { usableCores } from "./src/engine/tts/index.ts"; import { loadConfig } from "./src/config.ts"; console.log(usableCores(), loadConfig({}).ttsWorkers)';
-    const run = Bun.spawnSync(["taskset", "-c", "0", process.execPath, "-e", script], { cwd: `${import.meta.dir}/../../..`, env: { PATH: process.env.PATH ?? "" } });
+    const script =
+      'import { usableCores } from "./src/engine/tts/index.ts"; import { loadConfig } from "./src/config.ts"; console.log(usableCores(), loadConfig({}).ttsWorkers)';
+    const run = Bun.spawnSync(["taskset", "-c", "0", process.execPath, "-e", script], {
+      cwd: `${import.meta.dir}/../../..`,
+      env: { PATH: process.env.PATH ?? "" },
+    });
     expect(run.stdout.toString().trim()).toBe("1 1");
     expect(usableCores()).toBe(availableParallelism());
   });

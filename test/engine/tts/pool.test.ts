@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from "bun:test";
 import { fileURLToPath } from "node:url";
 import { FlitePool, type PoolJob, type PoolOptions } from "../../../src/engine/tts/flite/pool.ts";
-import { TurnTimeline } from "../../../src/engine/tts/schedule.ts";
 import { TtsError } from "../../../src/engine/tts/index.ts";
+import { TurnTimeline } from "../../../src/engine/tts/schedule.ts";
 import { caught, collect, recordingLogger } from "./helpers.ts";
 
 const FAKE = fileURLToPath(new URL("./fixtures/fake-worker.ts", import.meta.url));

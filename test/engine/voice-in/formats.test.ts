@@ -4,9 +4,9 @@
  * it, and the recogniser's WAV must be 16 kHz mono 16-bit.
  */
 import { afterEach, describe, expect, it } from "bun:test";
-import { VoiceBuffer, type AudioChunkConfig } from "../../../src/engine/voice-in/index.ts";
+import { type AudioChunkConfig, VoiceBuffer } from "../../../src/engine/voice-in/index.ts";
 import { clearEndOfStream, splitOggPages, unityChunks, withSerial } from "./helpers/ogg.ts";
-import { LEAD_S, chunks, envelopeMatch, fixture, mp3Bytes, pcm16Bytes, readWav16k, resampled, speech, wavBytes } from "./helpers/speech.ts";
+import { chunks, envelopeMatch, fixture, LEAD_S, mp3Bytes, pcm16Bytes, readWav16k, resampled, speech, wavBytes } from "./helpers/speech.ts";
 
 const settings = { maxSeconds: 60, maxBytes: 8 * 1024 * 1024, silenceMs: 700, vadMode: 3 };
 const open: VoiceBuffer[] = [];
@@ -19,21 +19,57 @@ async function buffer(overrides: Partial<typeof settings> = {}): Promise<VoiceBu
   return b;
 }
 
-type Case = [name: string, make: (speech16k: Int16Array) => Uint8Array[] | Promise<Uint8Array[]>, config: AudioChunkConfig | undefined, format: string, lossless: boolean];
+type Case = [
+  name: string,
+  make: (speech16k: Int16Array) => Uint8Array[] | Promise<Uint8Array[]>,
+  config: AudioChunkConfig | undefined,
+  format: string,
+  lossless: boolean,
+];
 
 const cases: Case[] = [
   ["raw PCM at 16 kHz in 100 ms chunks", (s) => chunks(pcm16Bytes(s), 3200), { mime_type: "audio/pcm", sampling_rate: 16000 }, "pcm", true],
-  ["raw PCM at 48 kHz in odd-sized chunks", (s) => chunks(pcm16Bytes(resampled(s, 48000)), 4801), { mime_type: "audio/pcm", sampling_rate: 48000 }, "pcm", false],
+  [
+    "raw PCM at 48 kHz in odd-sized chunks",
+    (s) => chunks(pcm16Bytes(resampled(s, 48000)), 4801),
+    { mime_type: "audio/pcm", sampling_rate: 48000 },
+    "pcm",
+    false,
+  ],
   ["raw PCM with no sampling_rate (taken as 16 kHz)", (s) => chunks(pcm16Bytes(s), 6400), { mime_type: "audio/pcm" }, "pcm", true],
   ["WAV 16-bit 16 kHz mono in one message", (s) => [wavBytes(resampled(s, 16000), 16000, 1, "int16")], { mime_type: "audio/wav" }, "wav", true],
-  ["WAV 16-bit 44.1 kHz stereo cut mid-header and mid-frame", (s) => chunks(wavBytes(resampled(s, 44100), 44100, 2, "int16"), 3001), { mime_type: "audio/wav" }, "wav", false],
-  ["WAV float 22.05 kHz mislabelled audio/pcm", (s) => chunks(wavBytes(resampled(s, 22050), 22050, 1, "float32"), 8000), { mime_type: "audio/pcm", sampling_rate: 16000 }, "wav", false],
+  [
+    "WAV 16-bit 44.1 kHz stereo cut mid-header and mid-frame",
+    (s) => chunks(wavBytes(resampled(s, 44100), 44100, 2, "int16"), 3001),
+    { mime_type: "audio/wav" },
+    "wav",
+    false,
+  ],
+  [
+    "WAV float 22.05 kHz mislabelled audio/pcm",
+    (s) => chunks(wavBytes(resampled(s, 22050), 22050, 1, "float32"), 8000),
+    { mime_type: "audio/pcm", sampling_rate: 16000 },
+    "wav",
+    false,
+  ],
   ["WAV 24-bit 48 kHz with no config", (s) => chunks(wavBytes(resampled(s, 48000), 48000, 1, "int24"), 9000), undefined, "wav", false],
   ["MP3 from hoot's own encoder", async (s) => chunks(await mp3Bytes(s), 1000), { mime_type: "audio/mpeg" }, "mp3", false],
   ["MP3 44.1 kHz stereo with an ID3 tag (fixture)", () => chunks(fixture("puppy.mp3"), 2048), { mime_type: "audio/mpeg", sampling_rate: 44100 }, "mp3", false],
-  ["Ogg/Vorbis as the Unity SDK sends it: whole pages, >= 512 bytes, no EOS", () => unityChunks(fixture("puppy.unity.ogg")), { mime_type: "audio/ogg", sampling_rate: 16000 }, "ogg/vorbis", false],
+  [
+    "Ogg/Vorbis as the Unity SDK sends it: whole pages, >= 512 bytes, no EOS",
+    () => unityChunks(fixture("puppy.unity.ogg")),
+    { mime_type: "audio/ogg", sampling_rate: 16000 },
+    "ogg/vorbis",
+    false,
+  ],
   ["Ogg/Opus with pages split across chunks", () => chunks(fixture("puppy.opus.ogg"), 700), { mime_type: "audio/ogg" }, "ogg/opus", false],
-  ["WebM/Opus in chunks labelled audio/mpeg at 48000 Hz (the browser SDK)", () => chunks(fixture("puppy.webm"), 600), { mime_type: "audio/mpeg", sampling_rate: 48000 }, "webm/opus", false],
+  [
+    "WebM/Opus in chunks labelled audio/mpeg at 48000 Hz (the browser SDK)",
+    () => chunks(fixture("puppy.webm"), 600),
+    { mime_type: "audio/mpeg", sampling_rate: 48000 },
+    "webm/opus",
+    false,
+  ],
 ];
 
 describe("voice input formats", () => {

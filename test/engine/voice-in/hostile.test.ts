@@ -9,7 +9,13 @@ import { VoiceBuffer, VoiceInputError } from "../../../src/engine/voice-in/index
 import { fixture, pcm16Bytes } from "./helpers/speech.ts";
 
 const FIXTURES = ["puppy.unity.ogg", "puppy.opus.ogg", "puppy.webm", "puppy.mp3"].map(fixture);
-const LABELS = [undefined, { mime_type: "audio/pcm" }, { mime_type: "audio/ogg" }, { mime_type: "audio/mpeg", sampling_rate: 48000 }, { mime_type: "audio/wav", sampling_rate: 0 }];
+const LABELS = [
+  undefined,
+  { mime_type: "audio/pcm" },
+  { mime_type: "audio/ogg" },
+  { mime_type: "audio/mpeg", sampling_rate: 48000 },
+  { mime_type: "audio/wav", sampling_rate: 0 },
+];
 
 async function feed(voice: VoiceBuffer, pieces: Uint8Array[], label: (typeof LABELS)[number]): Promise<void> {
   for (const piece of pieces) {
@@ -28,9 +34,13 @@ describe("hostile audio", () => {
   it("refuses or accepts random bytes, never throws anything else", async () => {
     const voice = await VoiceBuffer.create({ maxSeconds: 60, maxBytes: 8 << 20, silenceMs: 700, vadMode: 3 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.uint8Array({ minLength: 0, maxLength: 3000 }), { minLength: 1, maxLength: 6 }), fc.constantFrom(...LABELS), async (pieces, label) => {
-        await feed(voice, pieces, label);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 3000 }), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(...LABELS),
+        async (pieces, label) => {
+          await feed(voice, pieces, label);
+        },
+      ),
       { numRuns: 150 },
     );
     voice.close();

@@ -78,7 +78,10 @@ afterAll(() => server.stop(true));
 function provider(overrides: Partial<{ sttApiKey: string; sttTimeoutMs: number; sttBaseUrl: string }> = {}, logs: string[] = []) {
   return new OpenAiTranscriptionProvider(
     { sttBaseUrl: `http://127.0.0.1:${server.port}/v1/`, sttApiKey: "sk-test", sttModel: "whisper-1", sttTimeoutMs: 5000, ...overrides },
-    { info: (fields, message) => logs.push(`${message} ${JSON.stringify(fields)}`), warn: (fields, message) => logs.push(`${message} ${JSON.stringify(fields)}`) },
+    {
+      info: (fields, message) => logs.push(`${message} ${JSON.stringify(fields)}`),
+      warn: (fields, message) => logs.push(`${message} ${JSON.stringify(fields)}`),
+    },
   );
 }
 
@@ -242,10 +245,14 @@ describe("offline PocketSphinx provider", () => {
   });
 
   // Debian's pocketsphinx is not installed by CI; this runs where it is (docs/performance.md has its word error rate).
-  it.skipIf(PocketsphinxProvider.find() === null)("recognises a sentence spoken by hoot's own voice (real pocketsphinx)", async () => {
-    const voice = await unityBuffer();
-    const result = await transcribeBuffer(voice, new PocketsphinxProvider(PocketsphinxProvider.find()!, 30_000), "en");
-    expect(result.text).toContain("puppy");
-    voice.close();
-  }, 30_000);
+  it.skipIf(PocketsphinxProvider.find() === null)(
+    "recognises a sentence spoken by hoot's own voice (real pocketsphinx)",
+    async () => {
+      const voice = await unityBuffer();
+      const result = await transcribeBuffer(voice, new PocketsphinxProvider(PocketsphinxProvider.find()!, 30_000), "en");
+      expect(result.text).toContain("puppy");
+      voice.close();
+    },
+    30_000,
+  );
 });

@@ -44,7 +44,7 @@ function rms(x: Float32Array): number {
 
 function zeroCrossingHz(x: Float32Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < x.length; i++) if ((x[i - 1] < 0) !== (x[i] < 0)) crossings++;
+  for (let i = 1; i < x.length; i++) if (x[i - 1] < 0 !== x[i] < 0) crossings++;
   return (crossings / 2) * (rate / x.length);
 }
 

@@ -3,12 +3,12 @@
  * how it closed, an engine that plays scripted frames (honouring its signal), a history that records turns
  * and can be made slow or failing, and an authenticator with a table of tokens.
  */
-import type { Engine, TurnInput } from "../../../src/engine/types.ts";
+
 import type { TurnFrame } from "../../../src/engine/frames.ts";
 import { silentLogger } from "../../../src/engine/logger.ts";
 import { sleep } from "../../../src/engine/pipeline/abort.ts";
+import type { Engine, HistoryMessage, TurnInput } from "../../../src/engine/types.ts";
 import type { History, TurnRecord } from "../../../src/interact/history.ts";
-import type { HistoryMessage } from "../../../src/engine/types.ts";
 import { InteractSession, type PlayerIdentity, type SessionLimits, type SessionPorts } from "../../../src/interact/session.ts";
 import type { VoicePorts } from "../../../src/interact/voice.ts";
 
@@ -32,7 +32,14 @@ export class FakeSocket {
 
 export class FakeEngine implements Pick<Engine, "runTurn" | "voices"> {
   readonly inputs: TurnInput[] = [];
-  constructor(public frames: TurnFrame[] = [{ type: "text", text: "Hi" }, { type: "text", text: " there." }, { type: "complete", text: "Hi there.", audio: false }], public delayMs = 0) {}
+  constructor(
+    public frames: TurnFrame[] = [
+      { type: "text", text: "Hi" },
+      { type: "text", text: " there." },
+      { type: "complete", text: "Hi there.", audio: false },
+    ],
+    public delayMs = 0,
+  ) {}
   voices(): string[] {
     return ["kid", "owl"];
   }
@@ -89,7 +96,9 @@ export interface Harness {
 }
 
 /** A session over fakes; `tokens` maps access tokens to players (default: "good" is player 7, expiring in an hour). */
-export function harness(options: { tokens?: Record<string, PlayerIdentity>; limits?: Partial<SessionLimits>; engine?: FakeEngine; admit?: boolean; voice?: VoicePorts } = {}): Harness {
+export function harness(
+  options: { tokens?: Record<string, PlayerIdentity>; limits?: Partial<SessionLimits>; engine?: FakeEngine; admit?: boolean; voice?: VoicePorts } = {},
+): Harness {
   const socket = new FakeSocket();
   const engine = options.engine ?? new FakeEngine();
   const history = new FakeHistory();

@@ -69,7 +69,11 @@ export function startFakeProviders(): FakeProviders {
         if (behaviour.kind === "status") return Response.json({ error: { message: "fake moderation failure" } }, { status: behaviour.status });
         if (behaviour.kind === "slow") await Bun.sleep(behaviour.ms);
         const flagged = behaviour.kind === "flag" ? behaviour.categories : [];
-        return Response.json({ id: "modr-fake", model: "fake", results: [{ flagged: flagged.length > 0, categories: Object.fromEntries(flagged.map((c) => [c, true])) }] });
+        return Response.json({
+          id: "modr-fake",
+          model: "fake",
+          results: [{ flagged: flagged.length > 0, categories: Object.fromEntries(flagged.map((c) => [c, true])) }],
+        });
       }
       const received: ChatRequest = { messages: (body.messages as ChatRequest["messages"]) ?? [], aborted: false };
       state.chats.push(received);

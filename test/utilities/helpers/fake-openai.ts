@@ -11,7 +11,10 @@ export interface ChatBody {
   stream?: boolean;
   temperature?: number;
   messages: { role: string; content: string }[];
-  response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: { properties: Record<string, { type: string; enum?: string[] }> } } };
+  response_format?: {
+    type: string;
+    json_schema?: { name: string; strict?: boolean; schema: { properties: Record<string, { type: string; enum?: string[] }> } };
+  };
 }
 
 /** What the fake does with a utility call: answer content, an HTTP status, or wait first. */
@@ -64,7 +67,8 @@ export function startFakeOpenAi(options: FakeOptions = {}): FakeOpenAi {
       if (!body.stream) {
         const answer = options.utility?.(body) ?? { content: '{"answer": "no"}' };
         if (answer.delayMs) await Bun.sleep(answer.delayMs);
-        if ("status" in answer) return Response.json({ error: { message: "fake failure for sk-secret-in-message", type: "server_error" } }, { status: answer.status });
+        if ("status" in answer)
+          return Response.json({ error: { message: "fake failure for sk-secret-in-message", type: "server_error" } }, { status: answer.status });
         return Response.json({
           id: "chatcmpl-fake",
           object: "chat.completion",
@@ -77,7 +81,9 @@ export function startFakeOpenAi(options: FakeOptions = {}): FakeOpenAi {
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           const chunk = (delta: Record<string, string>, finish: string | null = null) =>
-            encoder.encode(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "fake", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+            encoder.encode(
+              `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "fake", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+            );
           try {
             controller.enqueue(chunk({ role: "assistant", content: "" }));
             for (const token of tokens) {

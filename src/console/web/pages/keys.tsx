@@ -19,7 +19,11 @@ export function KeysPage() {
   const [deleting, setDeleting] = useState<ServiceKey | null>(null);
   const [error, setError] = useState("");
 
-  const load = () => api<{ service_accounts: ServiceKey[] }>("GET", "/service-accounts").then((r) => setKeys(r.service_accounts), (e) => setError(messageOf(e)));
+  const load = () =>
+    api<{ service_accounts: ServiceKey[] }>("GET", "/service-accounts").then(
+      (r) => setKeys(r.service_accounts),
+      (e) => setError(messageOf(e)),
+    );
   useEffect(() => void load(), []);
 
   const create = async (event: Event) => {
@@ -51,9 +55,8 @@ export function KeysPage() {
   return (
     <Page title="Authentication">
       <p>
-        Service-account keys let your app log players in (<code>POST /api/auth/login</code> with the key and a player's federated id). A login-only
-        key is public: it ships inside your app. A <strong>playerCreate</strong> key is a backend secret that may also create players; it is shown
-        once.
+        Service-account keys let your app log players in (<code>POST /api/auth/login</code> with the key and a player's federated id). A login-only key is
+        public: it ships inside your app. A <strong>playerCreate</strong> key is a backend secret that may also create players; it is shown once.
       </p>
       {error ? <Notice kind="error">{error}</Notice> : null}
       {created ? (
@@ -122,7 +125,14 @@ export function KeysPage() {
           </table>
         </div>
       )}
-      <Confirm open={deleting !== null} title={`Delete key ${deleting?.name ?? ""}?`} confirmLabel="Delete key" danger onConfirm={remove} onCancel={() => setDeleting(null)}>
+      <Confirm
+        open={deleting !== null}
+        title={`Delete key ${deleting?.name ?? ""}?`}
+        confirmLabel="Delete key"
+        danger
+        onConfirm={remove}
+        onCancel={() => setDeleting(null)}
+      >
         <p>Apps using this key can no longer log players in, and players it logged in are disconnected at once.</p>
       </Confirm>
     </Page>

@@ -62,8 +62,8 @@ export function PlayersPage() {
   return (
     <Page title="Players">
       <p>
-        Each player is one child of your app. A player logs in with a service-account key and its <strong>federated id</strong>, a secret as
-        sensitive as a password: keep it only on that child's device.
+        Each player is one child of your app. A player logs in with a service-account key and its <strong>federated id</strong>, a secret as sensitive as a
+        password: keep it only on that child's device.
       </p>
       {error ? <Notice kind="error">{error}</Notice> : null}
       {created ? (
@@ -115,7 +115,12 @@ export function PlayersPage() {
                     <button type="button" class="secondary" onClick={() => go("playground", { player: String(p.pk) })} aria-label={`Talk as ${p.external_id}`}>
                       Talk
                     </button>
-                    <button type="button" class="secondary" onClick={() => setPending({ action: "reset", player: p })} aria-label={`Reset the federated id of ${p.external_id}`}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() => setPending({ action: "reset", player: p })}
+                      aria-label={`Reset the federated id of ${p.external_id}`}
+                    >
                       Reset id
                     </button>
                     <button type="button" class="danger" onClick={() => setPending({ action: "delete", player: p })} aria-label={`Delete ${p.external_id}`}>
@@ -156,7 +161,9 @@ export function PlayersPage() {
       </div>
       <Confirm
         open={pending !== null}
-        title={pending?.action === "delete" ? `Delete player ${pending.player.external_id}?` : `Reset the federated id of ${pending?.player.external_id ?? ""}?`}
+        title={
+          pending?.action === "delete" ? `Delete player ${pending.player.external_id}?` : `Reset the federated id of ${pending?.player.external_id ?? ""}?`
+        }
         confirmLabel={pending?.action === "delete" ? "Delete player" : "Reset id"}
         danger
         onConfirm={act}

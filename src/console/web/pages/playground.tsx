@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, messageOf } from "../api.ts";
 import { Notice, Page } from "../components.tsx";
+import { type AudioStats, ReplyPlayer } from "../playground/audio.ts";
 import { Conversation, type PlaygroundConfig, type ServerMessage } from "../playground/conversation.ts";
-import { ReplyPlayer, type AudioStats } from "../playground/audio.ts";
 import type { ConsolePlayer } from "./players.tsx";
 
 interface Options {

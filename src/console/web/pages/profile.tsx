@@ -3,7 +3,7 @@
  * API key (reveal, copy, rotate) and your team's invitations of others.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, messageOf, setCsrf, type SessionInfo, type TeamRef } from "../api.ts";
+import { api, messageOf, type SessionInfo, setCsrf, type TeamRef } from "../api.ts";
 import { Confirm, CopyButton, Notice, Page, Secret } from "../components.tsx";
 
 interface Invitation {
@@ -52,8 +52,7 @@ export function ProfilePage(props: { session: SessionInfo; onChange: (s: Session
 
       <h2>Developer API key</h2>
       <p>
-        Your private key: it acts for you on every team you are in. Use it only on servers (never in an app), with{" "}
-        <code>POST /api/auth/login</code>.
+        Your private key: it acts for you on every team you are in. Use it only on servers (never in an app), with <code>POST /api/auth/login</code>.
       </p>
       {newKey ? (
         <Notice kind="warning">
@@ -131,7 +130,11 @@ function Teams(props: { session: SessionInfo; onChange: (s: SessionInfo) => void
 function MyInvitations(props: { onChange: (s: SessionInfo) => void }) {
   const [items, setItems] = useState<MyInvitation[] | null>(null);
   const [error, setError] = useState("");
-  const load = () => api<{ invitations: MyInvitation[] }>("GET", "/my-invitations").then((r) => setItems(r.invitations), (e) => setError(messageOf(e)));
+  const load = () =>
+    api<{ invitations: MyInvitation[] }>("GET", "/my-invitations").then(
+      (r) => setItems(r.invitations),
+      (e) => setError(messageOf(e)),
+    );
   useEffect(() => void load(), []);
 
   const answer = async (invitation: MyInvitation, accept: boolean) => {
@@ -196,7 +199,11 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
   const [error, setError] = useState("");
   const [news, setNews] = useState("");
 
-  const load = () => api<{ invitations: Invitation[] }>("GET", "/invitations").then((r) => setItems(r.invitations), (e) => setError(messageOf(e)));
+  const load = () =>
+    api<{ invitations: Invitation[] }>("GET", "/invitations").then(
+      (r) => setItems(r.invitations),
+      (e) => setError(messageOf(e)),
+    );
   useEffect(() => void load(), []);
 
   const invite = async (event: Event) => {
@@ -204,7 +211,9 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
     setError("");
     try {
       await api("POST", "/invitations", { email: email.trim() });
-      setNews(`${email.trim()} is invited to ${props.team}: someone new joins by signing in with single sign-on; someone who already has an account accepts in their console.`);
+      setNews(
+        `${email.trim()} is invited to ${props.team}: someone new joins by signing in with single sign-on; someone who already has an account accepts in their console.`,
+      );
       setEmail("");
       await load();
     } catch (e) {
@@ -224,14 +233,13 @@ function Invitations(props: { team: string; singleSignOn: boolean }) {
     <>
       <h2>Invite to team {props.team}</h2>
       <p>
-        Someone new joins this team by signing in through single sign-on with the invited, verified e-mail. Someone who already has an
-        account here sees the invitation on their Profile page and joins only if they accept it. hoot sends no e-mail: tell them to open
-        this console and sign in.
+        Someone new joins this team by signing in through single sign-on with the invited, verified e-mail. Someone who already has an account here sees the
+        invitation on their Profile page and joins only if they accept it. hoot sends no e-mail: tell them to open this console and sign in.
       </p>
       {props.singleSignOn ? null : (
         <Notice kind="info">
-          You signed in with an API key, so single sign-on may not be configured on this server: invitations take effect once it is (see
-          HOOT_OIDC_ISSUER in docs/console.md).
+          You signed in with an API key, so single sign-on may not be configured on this server: invitations take effect once it is (see HOOT_OIDC_ISSUER in
+          docs/console.md).
         </Notice>
       )}
       {error ? <Notice kind="error">{error}</Notice> : null}

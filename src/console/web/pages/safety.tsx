@@ -113,7 +113,12 @@ export function SafetyPage() {
                   <summary>Definition</summary>
                   <pre>{JSON.stringify(p, null, 2)}</pre>
                 </details>
-                <button type="button" class="secondary" aria-label={`Edit policy ${p.name}`} onClick={() => setEditing({ name: p.name, text: JSON.stringify(p, null, 2) })}>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={`Edit policy ${p.name}`}
+                  onClick={() => setEditing({ name: p.name, text: JSON.stringify(p, null, 2) })}
+                >
                   Edit
                 </button>
               </li>
@@ -122,7 +127,13 @@ export function SafetyPage() {
           {editing ? (
             <form class="stack" onSubmit={save}>
               <label for="policy-json">{editing.name === null ? "New policy (JSON)" : `Policy ${editing.name} (JSON)`}</label>
-              <textarea id="policy-json" rows={12} spellcheck={false} value={editing.text} onInput={(e) => setEditing({ ...editing, text: e.currentTarget.value })} />
+              <textarea
+                id="policy-json"
+                rows={12}
+                spellcheck={false}
+                value={editing.text}
+                onInput={(e) => setEditing({ ...editing, text: e.currentTarget.value })}
+              />
               <div class="actions">
                 <button type="button" class="secondary" onClick={() => setEditing(null)}>
                   Cancel

@@ -7,7 +7,12 @@ import type { Random } from "./seed.ts";
 import type { Situation } from "./situation.ts";
 import { selfName, soundOf, toChild } from "./voice.ts";
 
-const INVITES = ["What would you like to talk about today?", "Would you like to hear a story, a joke or a fun fact?", "What shall we do together today?", "Do you want to play a game or hear a story?"];
+const INVITES = [
+  "What would you like to talk about today?",
+  "Would you like to hear a story, a joke or a fun fact?",
+  "What shall we do together today?",
+  "Do you want to play a game or hear a story?",
+];
 const NUDGES = ["I'm still here", "Guess what", "Let's keep going", "Hello again", "I was just thinking"];
 
 /**

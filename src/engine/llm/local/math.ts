@@ -11,16 +11,52 @@ export interface Sum {
   b: number;
 }
 
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+const NUMBER_WORDS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
+];
 const NUMBER = `(-?\\d+(?:\\.\\d+)?|${NUMBER_WORDS.join("|")})`;
 const OPERATOR = "(\\+|plus|add|and|-|minus|take away|\\*|x|×|times|multiplied by|/|÷|divided by|over)";
 const SUM = new RegExp(`${NUMBER}\\s*${OPERATOR}\\s*${NUMBER}`);
-const OPERATORS = new Map<string, Operator>(Object.entries({
-  "+": "plus", plus: "plus", add: "plus", and: "plus",
-  "-": "minus", minus: "minus", "take away": "minus",
-  "*": "times", x: "times", "×": "times", times: "times", "multiplied by": "times",
-  "/": "divided by", "÷": "divided by", "divided by": "divided by", over: "divided by",
-} satisfies Record<string, Operator>));
+const OPERATORS = new Map<string, Operator>(
+  Object.entries({
+    "+": "plus",
+    plus: "plus",
+    add: "plus",
+    and: "plus",
+    "-": "minus",
+    minus: "minus",
+    "take away": "minus",
+    "*": "times",
+    x: "times",
+    "×": "times",
+    times: "times",
+    "multiplied by": "times",
+    "/": "divided by",
+    "÷": "divided by",
+    "divided by": "divided by",
+    over: "divided by",
+  } satisfies Record<string, Operator>),
+);
 
 /** Reads one sum from normalised text; "and" only counts in a question ("what is 2 and 2"). */
 export function parseSum(text: string): Sum | null {

@@ -39,7 +39,10 @@ const HIDDEN_KEY = /(?:^|_)(?:id|uuid|token|key|secret|session|url|api|hash|emai
 
 /** Reads a request into a Situation. */
 export function readSituation(request: LlmRequest): Situation {
-  const system = request.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  const system = request.messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
   const prompt = characterPrompt(system);
   const context = contextOf(system);
   const character = findCharacter(prompt);
@@ -97,7 +100,10 @@ function conversation(messages: ChatMessage[]): string[] {
 
 /** "playerName" and "Player-Name" both become "player_name". */
 function keyOf(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase().replace(/[^a-z0-9]+/g, "_");
+  return key
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_");
 }
 
 function nameFromContext(context: Context): string | null {
@@ -144,5 +150,9 @@ function factsFromContext(context: Context): Fact[] {
 }
 
 function stableJson(context: Context): string {
-  return JSON.stringify(Object.keys(context).sort().map((k) => [k, context[k]]));
+  return JSON.stringify(
+    Object.keys(context)
+      .sort()
+      .map((k) => [k, context[k]]),
+  );
 }

@@ -7,12 +7,43 @@ import type { Situation } from "./situation.ts";
 import { capitalize } from "./words.ts";
 
 const ADJECTIVES = ["little", "brave", "curious", "friendly", "cheerful", "tiny", "clever", "sleepy"];
-const PLACES = ["in a cozy cave by the sea", "at the top of a tall green hill", "in a garden full of flowers", "in a forest of whispering trees", "on a fluffy white cloud", "next to a sparkly river"];
-const DREAMS = ["seeing the stars up close", "making a brand new friend", "finding the end of a rainbow", "learning to sing a happy song", "baking the yummiest cake in the world", "visiting the moon"];
-const PROBLEMS = ["a gust of wind blew its favorite hat far away", "it took a wrong turn and could not find the way home", "it could not reach the shiny apple at the top of the tree", "its best friend felt very sad", "the river was too wide to cross", "it felt too shy to say hello to anyone"];
+const PLACES = [
+  "in a cozy cave by the sea",
+  "at the top of a tall green hill",
+  "in a garden full of flowers",
+  "in a forest of whispering trees",
+  "on a fluffy white cloud",
+  "next to a sparkly river",
+];
+const DREAMS = [
+  "seeing the stars up close",
+  "making a brand new friend",
+  "finding the end of a rainbow",
+  "learning to sing a happy song",
+  "baking the yummiest cake in the world",
+  "visiting the moon",
+];
+const PROBLEMS = [
+  "a gust of wind blew its favorite hat far away",
+  "it took a wrong turn and could not find the way home",
+  "it could not reach the shiny apple at the top of the tree",
+  "its best friend felt very sad",
+  "the river was too wide to cross",
+  "it felt too shy to say hello to anyone",
+];
 const HELPERS = ["a wise old turtle", "a chatty little bird", "a kind bunny", "a giggly squirrel", "a gentle bear", "a firefly with a tiny lantern"];
-const SOLUTIONS = ["found a clever way to fix everything", "worked as a team, one step at a time", "tried again and again until it worked", "built a bridge out of sticks and leaves"];
-const ENDINGS = ["everyone shared a big picnic under the stars", "HERO learned that friends make everything easier", "they laughed so much that the whole forest giggled too", "HERO curled up in bed with a big smile"];
+const SOLUTIONS = [
+  "found a clever way to fix everything",
+  "worked as a team, one step at a time",
+  "tried again and again until it worked",
+  "built a bridge out of sticks and leaves",
+];
+const ENDINGS = [
+  "everyone shared a big picnic under the stars",
+  "HERO learned that friends make everything easier",
+  "they laughed so much that the whole forest giggled too",
+  "HERO curled up in bed with a big smile",
+];
 const CLOSERS = ["The end!", "And that's my story, did you like it?", "What do you think happens next?", "Sweet dreams, little story!"];
 
 /**
@@ -53,5 +84,8 @@ function heroOf(situation: Situation, subject: string | null, adjective: string)
 
 /** "dragons" -> "dragon" for the hero of a story; leaves "octopus" and "princess" alone. */
 function singular(noun: string): string {
-  return noun.replace(/ies$/, "y").replace(/xes$/, "x").replace(/([^su])s$/, "$1");
+  return noun
+    .replace(/ies$/, "y")
+    .replace(/xes$/, "x")
+    .replace(/([^su])s$/, "$1");
 }

@@ -5,12 +5,36 @@
 import type { Situation } from "./situation.ts";
 
 // A Map, not an object: the kind comes from the developer's prompt, and "the constructor" must find nothing.
-const SOUNDS = new Map(Object.entries({
-  owl: "Hoo-hoo!", cat: "Purr!", kitten: "Mew!", dog: "Woof!", puppy: "Woof woof!", dragon: "Rawr!", dinosaur: "Rawr!",
-  robot: "Beep boop!", lion: "Roar!", tiger: "Roar!", bee: "Bzzz!", frog: "Ribbit!", duck: "Quack!", cow: "Moo!",
-  monkey: "Ooh-ooh!", pig: "Oink!", sheep: "Baa!", lamb: "Baa!", bird: "Tweet tweet!", horse: "Neigh!", pony: "Neigh!",
-  mouse: "Squeak!", penguin: "Honk honk!", dolphin: "Eee-eee!", bear: "Grr-hello!", unicorn: "Neigh-hee!",
-}));
+const SOUNDS = new Map(
+  Object.entries({
+    owl: "Hoo-hoo!",
+    cat: "Purr!",
+    kitten: "Mew!",
+    dog: "Woof!",
+    puppy: "Woof woof!",
+    dragon: "Rawr!",
+    dinosaur: "Rawr!",
+    robot: "Beep boop!",
+    lion: "Roar!",
+    tiger: "Roar!",
+    bee: "Bzzz!",
+    frog: "Ribbit!",
+    duck: "Quack!",
+    cow: "Moo!",
+    monkey: "Ooh-ooh!",
+    pig: "Oink!",
+    sheep: "Baa!",
+    lamb: "Baa!",
+    bird: "Tweet tweet!",
+    horse: "Neigh!",
+    pony: "Neigh!",
+    mouse: "Squeak!",
+    penguin: "Honk honk!",
+    dolphin: "Eee-eee!",
+    bear: "Grr-hello!",
+    unicorn: "Neigh-hee!",
+  }),
+);
 
 /** The character's sound ("Hoo-hoo!") or null. */
 export function soundOf(situation: Situation): string | null {

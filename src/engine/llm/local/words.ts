@@ -6,9 +6,41 @@
 
 /** Words that make the engine steer away instead of answering or echoing. */
 const UNSAFE = [
-  "kill", "killing", "gun", "guns", "knife", "knives", "blood", "bloody", "weapon", "weapons", "bomb", "bombs",
-  "murder", "suicide", "drug", "drugs", "beer", "wine", "vodka", "alcohol", "cigarette", "cigarettes", "vape",
-  "sex", "sexy", "naked", "porn", "stupid", "idiot", "damn", "hell", "shit", "fuck", "crap", "bitch",
+  "kill",
+  "killing",
+  "gun",
+  "guns",
+  "knife",
+  "knives",
+  "blood",
+  "bloody",
+  "weapon",
+  "weapons",
+  "bomb",
+  "bombs",
+  "murder",
+  "suicide",
+  "drug",
+  "drugs",
+  "beer",
+  "wine",
+  "vodka",
+  "alcohol",
+  "cigarette",
+  "cigarettes",
+  "vape",
+  "sex",
+  "sexy",
+  "naked",
+  "porn",
+  "stupid",
+  "idiot",
+  "damn",
+  "hell",
+  "shit",
+  "fuck",
+  "crap",
+  "bitch",
 ];
 const UNSAFE_PATTERN = new RegExp(`\\b(?:${UNSAFE.join("|")})\\b`, "i");
 
@@ -32,7 +64,10 @@ export function hasWord(text: string, word: string): boolean {
  * @example safeEcho("  blue!! ") === "blue"
  */
 export function safeEcho(text: string, maxWords = 3): string | null {
-  const cleaned = text.replace(/[^\p{L}\p{N}' -]/gu, " ").replace(/\s+/g, " ").trim();
+  const cleaned = text
+    .replace(/[^\p{L}\p{N}' -]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (!cleaned || cleaned.length > 30 || cleaned.split(" ").length > maxWords || isUnsafe(cleaned)) return null;
   return cleaned;
 }

@@ -94,14 +94,14 @@ export function pattern(source: string): RegExp {
     .split(" ~~~ ")
     .map((longest) =>
       longest
-    .split(" ~~ ")
-    .map((long) =>
-      long
-        .split(" ~ ")
-        .map((part) => part.replace(/ /g, " ?"))
-        .join(` ${GAP}`),
-    )
-    .join(` ${LONG_GAP}`),
+        .split(" ~~ ")
+        .map((long) =>
+          long
+            .split(" ~ ")
+            .map((part) => part.replace(/ /g, " ?"))
+            .join(` ${GAP}`),
+        )
+        .join(` ${LONG_GAP}`),
     )
     .join(` ${LONGEST_GAP}`);
   return new RegExp(`\\b(?:${body})\\b`);

@@ -9,7 +9,7 @@
  * - only the most serious finding per category is kept, in CATEGORIES order;
  * - when no rule fires, the learned classifier (model/) may add one finding, only above its trained threshold.
  */
-import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding, type Rule, type Tier } from "./categories.ts";
+import { CATEGORIES, type Category, type Direction, FIXED_CATEGORIES, type Finding, type Rule, type Tier } from "./categories.ts";
 import { decodeHidden } from "./encoded.ts";
 import { ADVISORY_RULES, classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
@@ -19,14 +19,25 @@ import { HATE_RULES } from "./rules/hate.ts";
 import { JAILBREAK_RULES } from "./rules/jailbreak.ts";
 import { OUTPUT_TOPIC_RULES } from "./rules/output-topics.ts";
 import { PHRASING_RULES } from "./rules/phrasings.ts";
-import { PROFANITY_RULES, obscenityFindings } from "./rules/profanity.ts";
+import { obscenityFindings, PROFANITY_RULES } from "./rules/profanity.ts";
 import { SELF_HARM_RULES } from "./rules/self-harm.ts";
 import { SEXUAL_RULES } from "./rules/sexual.ts";
 import { STRANGER_RULES } from "./rules/stranger.ts";
 import { VIOLENCE_RULES } from "./rules/violence.ts";
 
 /** Every built-in rule. */
-export const RULES: readonly Rule[] = [...SELF_HARM_RULES, ...SEXUAL_RULES, ...VIOLENCE_RULES, ...DRUG_RULES, ...HATE_RULES, ...PROFANITY_RULES, ...STRANGER_RULES, ...JAILBREAK_RULES, ...OUTPUT_TOPIC_RULES, ...PHRASING_RULES];
+export const RULES: readonly Rule[] = [
+  ...SELF_HARM_RULES,
+  ...SEXUAL_RULES,
+  ...VIOLENCE_RULES,
+  ...DRUG_RULES,
+  ...HATE_RULES,
+  ...PROFANITY_RULES,
+  ...STRANGER_RULES,
+  ...JAILBREAK_RULES,
+  ...OUTPUT_TOPIC_RULES,
+  ...PHRASING_RULES,
+];
 
 const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
   input: RULES.filter((r) => r.on !== "output"),
@@ -138,7 +149,11 @@ function run(text: string, direction: Direction, terms: TermMatchers, depth: num
   // The classifier adds its finding beside the deciding rules': it widens recall, and where a deciding rule fired it
   // can name the category the line is really about ("a blade until it bleeds" is self-harm, not violence).
   if (useModel) {
-    const guess = classify(masked, direction, fired.map((f) => f.rule));
+    const guess = classify(
+      masked,
+      direction,
+      fired.map((f) => f.rule),
+    );
     if (guess) keep(out, { category: guess.category, rule: `model.${guess.category}`, tier: guess.sure ? "severe" : "clear" });
   }
   if (depth === 0) {

@@ -5,7 +5,8 @@
  */
 import { foldSameLength } from "./normalize.ts";
 
-const BASE64_RUN = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9_-]{4}){2,}(?:[A-Za-z0-9+/_-]{2}==|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2,3})?(?![A-Za-z0-9+/=_-])/g;
+const BASE64_RUN =
+  /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9_-]{4}){2,}(?:[A-Za-z0-9+/_-]{2}==|[A-Za-z0-9+/_-]{3}=|[A-Za-z0-9+/_-]{2,3})?(?![A-Za-z0-9+/=_-])/g;
 const HEX_RUN = /\b(?:(?:0x)?[0-9a-f]{2}[\s:,-]?){6,}\b/gi;
 const READABLE = /^[\x20-\x7e\n\r\t]+$/;
 

@@ -17,7 +17,10 @@
 import type { Notice, OutputVerdict } from "../policy/compiled.ts";
 
 /** What the gate releases, in order: text to show, a unit to speak, a safety notice. */
-export type GateEvent = { type: "text"; text: string } | { type: "speech"; text: string } | { type: "notice"; category: Notice["category"]; action: Notice["action"] };
+export type GateEvent =
+  | { type: "text"; text: string }
+  | { type: "speech"; text: string }
+  | { type: "notice"; category: Notice["category"]; action: Notice["action"] };
 
 /** Checks one unit; `context` is the unit before it (for split sentences), or "". */
 export type UnitCheck = (unit: string) => OutputVerdict | Promise<OutputVerdict>;

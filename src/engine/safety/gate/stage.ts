@@ -8,9 +8,9 @@
  * When a sentence is replaced the stage returns, which ends the chunker and the model request upstream.
  */
 import type { ReplyFrame } from "../../frames.ts";
-import type { SafetyStage, SafetyTurn } from "../safety-stage.ts";
 import type { Incident } from "../policy/compiled.ts";
-import { OutputGate, type GateEvent, type UnitCheck } from "./output-gate.ts";
+import type { SafetyStage, SafetyTurn } from "../safety-stage.ts";
+import { type GateEvent, OutputGate, type UnitCheck } from "./output-gate.ts";
 
 /** Called with each incident an output check asks for (record it without text). */
 export type IncidentSink = (incident: Incident, turn: SafetyTurn) => void;

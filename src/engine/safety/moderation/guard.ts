@@ -34,7 +34,13 @@ export class GuardModeration implements ModerationProvider {
   constructor(private readonly settings: ModerationSettings) {}
 
   async moderate(text: string, direction: Direction, signal: AbortSignal, context?: string): Promise<Category[]> {
-    const messages = direction === "input" ? [{ role: "user", content: text }] : [{ role: "user", content: context || "Hello!" }, { role: "assistant", content: text }];
+    const messages =
+      direction === "input"
+        ? [{ role: "user", content: text }]
+        : [
+            { role: "user", content: context || "Hello!" },
+            { role: "assistant", content: text },
+          ];
     const res = await fetch(`${this.settings.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(this.settings.apiKey ? { authorization: `Bearer ${this.settings.apiKey}` } : {}) },

@@ -62,7 +62,14 @@ export function moderated(policy: CompiledPolicy, provider: ModerationProvider |
       if (rules.action === "drop" || rules.action === "replace" || !provider) return rules;
       const categories = await ask(rules.text, "output", options);
       if (categories === null) {
-        return { action: "replace", text: policy.fallbackLine(sentence), end: true, notices: [...rules.notices, { category: "moderation", action: "block" }], incident: null, intercepted: rules.intercepted };
+        return {
+          action: "replace",
+          text: policy.fallbackLine(sentence),
+          end: true,
+          notices: [...rules.notices, { category: "moderation", action: "block" }],
+          incident: null,
+          intercepted: rules.intercepted,
+        };
       }
       if (categories.length === 0) return rules;
       return policy.decideOutput(sentence, rules.text, [...new Set([...rules.intercepted, ...categories])], options.stance);

@@ -14,9 +14,9 @@
  * - on an input, "block" has no sentence to drop, so it answers like "redirect";
  * - on the heightened stance mild findings count and "allow" becomes "redirect".
  */
-import { CATEGORIES, FIXED_CATEGORIES, type Category, type Direction, type Finding } from "../detect/categories.ts";
+import { CATEGORIES, type Category, type Direction, FIXED_CATEGORIES, type Finding } from "../detect/categories.ts";
 import { compileTerms, detect, type TermMatchers } from "../detect/detector.ts";
-import { redactPii, type PiiKind } from "../detect/pii.ts";
+import { type PiiKind, redactPii } from "../detect/pii.ts";
 import type { Stance } from "../session/tracker.ts";
 import type { PolicySpec } from "./builtin.ts";
 import { pickLine } from "./lines.ts";
@@ -127,7 +127,14 @@ export class CompiledPolicy {
    * Turns categories (from the rules or a moderation model) into an input verdict. `sure` names the categories
    * found with enough confidence to escalate; without it (a moderation model's answer) every category is.
    */
-  decideInput(text: string, categories: readonly Category[], redacted: PiiKind[] = [], stance: Stance = "normal", key = text, sure?: ReadonlySet<Category>): InputVerdict {
+  decideInput(
+    text: string,
+    categories: readonly Category[],
+    redacted: PiiKind[] = [],
+    stance: Stance = "normal",
+    key = text,
+    sure?: ReadonlySet<Category>,
+  ): InputVerdict {
     const notices: Notice[] = [];
     const intercepted: Category[] = [];
     let action: InputVerdict["action"] = "allow";
@@ -163,7 +170,13 @@ export class CompiledPolicy {
   }
 
   /** Turns categories into an output verdict; `redactedText` is the sentence with contact details replaced. */
-  decideOutput(sentence: string, redactedText: string, categories: readonly Category[], stance: Stance = "normal", sure?: ReadonlySet<Category>): OutputVerdict {
+  decideOutput(
+    sentence: string,
+    redactedText: string,
+    categories: readonly Category[],
+    stance: Stance = "normal",
+    sure?: ReadonlySet<Category>,
+  ): OutputVerdict {
     const notices: Notice[] = [];
     const intercepted: Category[] = [];
     let verdict: OutputVerdict["action"] = "pass";
@@ -184,7 +197,14 @@ export class CompiledPolicy {
     if (verdict === "pass") return { action: "pass", text: sentence, end: false, notices, incident, intercepted };
     if (verdict === "redact") return { action: "redact", text: redactedText, end: false, notices, incident, intercepted };
     if (verdict === "drop") return { action: "drop", text: "", end: false, notices, incident, intercepted };
-    return { action: "replace", text: pickLine(this.spec.outputLines[lineCategory as Category] ?? this.spec.lines[lineCategory as Category], sentence), end: true, notices, incident, intercepted };
+    return {
+      action: "replace",
+      text: pickLine(this.spec.outputLines[lineCategory as Category] ?? this.spec.lines[lineCategory as Category], sentence),
+      end: true,
+      notices,
+      incident,
+      intercepted,
+    };
   }
 
   /** Replaces personal information (for anything stored or logged outside a check). */

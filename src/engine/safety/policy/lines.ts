@@ -46,20 +46,16 @@ export const DEFAULT_LINES: Record<Exclude<Category, "self_harm" | "abuse">, rea
     "I'm happy just being me! Let's keep playing. What would you like to talk about?",
     "I like our chats just the way they are. Want to hear a story or a riddle?",
   ],
-  profanity: [
-    "Let's try some different words. How about the silliest word you know instead?",
-  ],
-  personal_info: [
-    "Let's keep things like your address, phone number and school private, just for you and your family. What would you like to talk about?",
-  ],
-  custom: [
-    "Let's talk about something else! What's your favourite game?",
-  ],
+  profanity: ["Let's try some different words. How about the silliest word you know instead?"],
+  personal_info: ["Let's keep things like your address, phone number and school private, just for you and your family. What would you like to talk about?"],
+  custom: ["Let's talk about something else! What's your favourite game?"],
 };
 
 /** Lines that replace a model sentence, where the input line would not fit (it answers a child's report). */
 export const OUTPUT_LINES: Partial<Record<Category, readonly string[]>> = {
-  stranger_danger: ["Let's keep things like photos, meeting up and secrets for you and your family. It's always okay to ask a grown-up you trust. Shall we play a game instead?"],
+  stranger_danger: [
+    "Let's keep things like photos, meeting up and secrets for you and your family. It's always okay to ask a grown-up you trust. Shall we play a game instead?",
+  ],
 };
 
 /** Said when a check could not finish (a moderation service timed out): the reply stops here, safely. */

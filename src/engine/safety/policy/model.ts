@@ -11,10 +11,10 @@
  * - a redirect line must itself pass the output checks (a team cannot make the character swear);
  * - a team policy cannot take a built-in name or "default".
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { CATEGORIES, FIXED_CATEGORIES, type Category } from "../detect/categories.ts";
+import { CATEGORIES, type Category, FIXED_CATEGORIES } from "../detect/categories.ts";
 import { detect } from "../detect/detector.ts";
 
 export const ACTIONS = ["allow", "redact", "redirect", "block", "escalate"] as const;
@@ -35,7 +35,11 @@ export const TeamPolicyBody = Type.Object(
   {
     description: Type.Optional(Type.String({ maxLength: 500 })),
     base: Type.Optional(Type.Union([Type.Literal("children_strict"), Type.Literal("children_standard")])),
-    categories: Type.Optional(Type.Partial(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, CategorySetting])) as Record<Category, typeof CategorySetting>), { additionalProperties: false })),
+    categories: Type.Optional(
+      Type.Partial(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, CategorySetting])) as Record<Category, typeof CategorySetting>), {
+        additionalProperties: false,
+      }),
+    ),
     redirect_lines: Type.Optional(Type.Array(Line, { minItems: 1, maxItems: 50 })),
     blocked_terms: Type.Optional(Type.Array(Term, { maxItems: 500 })),
     allowed_terms: Type.Optional(Type.Array(Term, { maxItems: 500 })),
@@ -47,7 +51,10 @@ export const TeamPolicyBody = Type.Object(
 export type TeamPolicyBody = Static<typeof TeamPolicyBody>;
 
 /** POST /api/safety-policies: the body plus its name. */
-export const TeamPolicyCreate = Type.Composite([Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" }) }), TeamPolicyBody], { additionalProperties: false });
+export const TeamPolicyCreate = Type.Composite(
+  [Type.Object({ name: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" }) }), TeamPolicyBody],
+  { additionalProperties: false },
+);
 export type TeamPolicyCreate = Static<typeof TeamPolicyCreate>;
 
 /** Names no team policy may take. */
@@ -109,14 +116,17 @@ function semanticError(body: TeamPolicyBody): string | null {
     for (const [dir, action] of Object.entries(actions)) {
       if (action === undefined) continue;
       const field = `categories.${category}${dir === "both" ? "" : `.${dir}`}`;
-      if (FIXED_CATEGORIES.has(category) && action !== "escalate") return `field "${field}": ${category} is always escalated with a calm reply that points to a trusted adult; only "escalate" is accepted`;
+      if (FIXED_CATEGORIES.has(category) && action !== "escalate")
+        return `field "${field}": ${category} is always escalated with a calm reply that points to a trusted adult; only "escalate" is accepted`;
       if (action === "redact" && category !== "personal_info") return `field "${field}": "redact" applies only to personal_info`;
-      if (category === "personal_info" && action === "allow") return `field "${field}": personal information cannot be allowed through; use redact, redirect, block or escalate`;
+      if (category === "personal_info" && action === "allow")
+        return `field "${field}": personal information cannot be allowed through; use redact, redirect, block or escalate`;
     }
     if (typeof setting !== "string" && setting.lines) {
       if (FIXED_CATEGORIES.has(category)) return `field "categories.${category}.lines": the reply for ${category} is fixed and cannot be changed`;
       const bad = badLine(setting.lines);
-      if (bad) return `field "categories.${category}.lines[${bad.index}]" would itself be blocked (${bad.category}); write a line that passes the output checks`;
+      if (bad)
+        return `field "categories.${category}.lines[${bad.index}]" would itself be blocked (${bad.category}); write a line that passes the output checks`;
     }
   }
   const bad = badLine(body.redirect_lines ?? []);

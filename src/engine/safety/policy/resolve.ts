@@ -7,7 +7,7 @@
  * Compiled policies are kept in a small LRU keyed by team, name and version, so editing a policy
  * (a new version key) takes effect at the next `set_configuration` and old versions fall out.
  */
-import { DEFAULT_POLICY, builtinSpec, teamSpec } from "./builtin.ts";
+import { builtinSpec, DEFAULT_POLICY, teamSpec } from "./builtin.ts";
 import { CompiledPolicy } from "./compiled.ts";
 import type { TeamPolicyBody } from "./model.ts";
 
@@ -71,7 +71,10 @@ export function teamPolicy(row: TeamPolicyRow): CompiledPolicy {
  * (which must search only the caller's team). Null when the name is unknown to this team.
  * @example await resolvePolicy({ reference: "quiet" }, (name) => repo.findPolicy(teamId, name))
  */
-export async function resolvePolicy(ref: PolicyRef, lookup: (name: string) => TeamPolicyRow | null | Promise<TeamPolicyRow | null>): Promise<CompiledPolicy | null> {
+export async function resolvePolicy(
+  ref: PolicyRef,
+  lookup: (name: string) => TeamPolicyRow | null | Promise<TeamPolicyRow | null>,
+): Promise<CompiledPolicy | null> {
   const builtin = builtinPolicy(ref);
   if (builtin) return builtin;
   const row = await lookup(policyName(ref));

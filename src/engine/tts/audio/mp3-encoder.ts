@@ -12,7 +12,7 @@
  * sentence is still encoded step by step, so a cancelled sentence stops early and a long one never holds a
  * thread for long.
  */
-import { WasmMediaEncoder, createEncoder } from "wasm-media-encoders";
+import { createEncoder, type WasmMediaEncoder } from "wasm-media-encoders";
 import wasmPath from "wasm-media-encoders/wasm/mp3" with { type: "file" };
 import { compileOnce } from "../wasm-module.ts";
 

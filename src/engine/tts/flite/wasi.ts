@@ -117,7 +117,11 @@ export class MemoryWasi {
         const view = this.view();
         const argBytes = args();
         view.setUint32(argcPtr, argBytes.length, true);
-        view.setUint32(bufSizePtr, argBytes.reduce((sum, arg) => sum + arg.length, 0), true);
+        view.setUint32(
+          bufSizePtr,
+          argBytes.reduce((sum, arg) => sum + arg.length, 0),
+          true,
+        );
         return ERRNO_SUCCESS;
       },
       args_get: (argvPtr: number, bufPtr: number) => {
@@ -189,7 +193,17 @@ export class MemoryWasi {
         this.view().setUint32(nwrittenPtr, written, true);
         return ERRNO_SUCCESS;
       },
-      path_open: (dirFd: number, _dirFlags: number, pathPtr: number, pathLen: number, oflags: number, _rb: bigint, _ri: bigint, _fdFlags: number, fdPtr: number) => {
+      path_open: (
+        dirFd: number,
+        _dirFlags: number,
+        pathPtr: number,
+        pathLen: number,
+        oflags: number,
+        _rb: bigint,
+        _ri: bigint,
+        _fdFlags: number,
+        fdPtr: number,
+      ) => {
         if (this.fds.get(dirFd)?.kind !== "dir") return ERRNO_BADF;
         const name = new TextDecoder().decode(this.bytes(pathPtr, pathLen)).replace(/^\.\//, "");
         let file = this.files.get(name);

@@ -6,13 +6,13 @@
  * `mp3`: the whole sentence becomes one MP3 stream, sent as one chunk (see ../audio/mp3-encoder.ts for why).
  * `pcm16`: flite's own 16 kHz samples, in 200 ms chunks.
  */
-import { Mp3Encoder, MP3_SAMPLE_RATE, loadMp3Module } from "../audio/mp3-encoder.ts";
-import { loadFliteModule } from "./wasm.ts";
+import { loadMp3Module, MP3_SAMPLE_RATE, Mp3Encoder } from "../audio/mp3-encoder.ts";
 import { pcmChunks } from "../audio/pcm-chunks.ts";
 import type { FromWorker, JobMessage, ToWorker } from "./protocol.ts";
-import type { MemoryWasi } from "./wasi.ts";
 import { prepareFlite, runFlite } from "./run-flite.ts";
 import { DEFAULT_FLITE_VOICE, findFliteVoice } from "./voices.ts";
+import type { MemoryWasi } from "./wasi.ts";
+import { loadFliteModule } from "./wasm.ts";
 
 declare const self: Worker;
 

@@ -28,7 +28,8 @@ export async function speech(text = "I want to play with my puppy in the garden.
   const tts = new LocalSpeechProvider({ workers: 1 });
   const parts: Uint8Array[] = [];
   try {
-    for await (const chunk of tts.synthesize({ text, voice: voice ? { voice_id: voice } : {}, format: "pcm16", signal: new AbortController().signal })) parts.push(chunk.data);
+    for await (const chunk of tts.synthesize({ text, voice: voice ? { voice_id: voice } : {}, format: "pcm16", signal: new AbortController().signal }))
+      parts.push(chunk.data);
   } finally {
     await tts.close();
   }

@@ -17,7 +17,24 @@
 import type { Direction } from "../categories.ts";
 import { concepts } from "./concepts.ts";
 
-const NEGATIONS = new Set(["not", "never", "dont", "don't", "no", "cant", "can't", "wont", "won't", "didnt", "didn't", "isnt", "isn't", "nobody", "nothing", "stop"]);
+const NEGATIONS = new Set([
+  "not",
+  "never",
+  "dont",
+  "don't",
+  "no",
+  "cant",
+  "can't",
+  "wont",
+  "won't",
+  "didnt",
+  "didn't",
+  "isnt",
+  "isn't",
+  "nobody",
+  "nothing",
+  "stop",
+]);
 const SELF = new Set(["i", "im", "me", "my", "myself", "mine"]);
 
 /**
@@ -25,7 +42,10 @@ const SELF = new Set(["i", "im", "me", "my", "myself", "mine"]);
  * @example features(" i want to die ", "input", []) // ["d input", "w i", "b i want", "c <i>", "t i want to", ...]
  */
 export function features(canon: string, direction: Direction, rules: readonly string[] = []): string[] {
-  const words = canon.trim().split(" ").filter((w) => w !== "");
+  const words = canon
+    .trim()
+    .split(" ")
+    .filter((w) => w !== "");
   const out = new Set<string>([`d ${direction}`]);
   let self = false;
   let negated = 0;

@@ -5,7 +5,7 @@
  * ("I want to try", "how do I get") is `clear`; another person's habit ("my dad drinks beer") is left alone
  * in input, but a model sentence should not bring these up at all unless it says they are harmful.
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 
 const d = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("drugs", id, on, tier, source, extra);
 

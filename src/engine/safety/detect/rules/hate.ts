@@ -4,8 +4,7 @@
  * never enough ("my friend is Muslim", "my two dads"): a hostile verb or description has to go with it.
  * "You are silly" and "this puzzle is stupid" pass; "you are stupid" does not, because it is aimed at someone.
  */
-import { alt, rule, type Rule } from "../categories.ts";
-import { PERSON } from "./words.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 
 const hr = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("hate", id, on, tier, source, extra);
 const b = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("bullying", id, on, tier, source, extra);

@@ -5,7 +5,7 @@
  * "Ignore my last message" passes; "ignore your previous instructions" does not. Output rules catch a model that
  * has been turned: announcing a mode, claiming to have no rules, or reciting its instructions.
  */
-import { alt, cleanRule, rule, type Rule } from "../categories.ts";
+import { alt, cleanRule, type Rule, rule } from "../categories.ts";
 
 const j = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("jailbreak", id, on, tier, source, extra);
 

@@ -8,7 +8,7 @@
  *
  * Output only: children say these words for innocent reasons all day, a model's sentence rarely needs them.
  */
-import { alt, rule, type Category, type Rule } from "../categories.ts";
+import { alt, type Category, type Rule, rule } from "../categories.ts";
 
 /** Safety advice: what a model says when it keeps a child safe. */
 const SAFETY =

@@ -5,7 +5,7 @@
  * normalises) so everyday talk with the same words passes: "this level is killing me", "I shot a basket",
  * "my goldfish died", "kill the Ender Dragon", a knight fighting a dragon.
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 import { ADULT, GAME } from "./words.ts";
 
 const ANIMAL = `(?:${alt(
@@ -36,19 +36,6 @@ const ANIMAL = `(?:${alt(
   "mice",
   "gerbil",
   "tortoise",
-)})`;
-const HIM = `(?:${alt(
-  "him",
-  "her",
-  "them",
-  "someone",
-  "somebody",
-  "a person",
-  "people",
-  "that kid",
-  "the new kid",
-  "my (?:brother|sister|classmate|teacher|mum|mom|dad|stepmum|stepmom|stepdad|neighbour|neighbor)",
-  "your (?:brother|sister|classmate|teacher|mum|mom|dad|stepmum|stepmom|stepdad|neighbour|neighbor)",
 )})`;
 const TELL = "(?:tell|told|telling|say anything|talk|snitch)";
 

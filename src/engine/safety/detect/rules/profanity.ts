@@ -5,8 +5,8 @@
  * slurs to `hate`, the rest to `profanity`. Mild words ("damn", "crap", "what the hell") are `mild`: they
  * count under the strict policy for young children, not under the teen one.
  */
-import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from "obscenity";
-import { alt, cleanRule, rule, type Category, type Finding, type Rule } from "../categories.ts";
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
+import { alt, type Category, cleanRule, type Finding, type Rule, rule } from "../categories.ts";
 
 const SEXUAL_WORDS = new Set([
   "anal", "anus", "bestiality", "blowjob", "boob", "buttplug", "cock", "cum", "deepthroat", "dildo", "doggystyle", "double penetration",

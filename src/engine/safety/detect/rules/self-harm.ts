@@ -6,7 +6,7 @@
  * bike") must pass, so harm verbs need the speaker as their object ("kill myself") and the milder verbs
  * (hurt, cut, burn) also need an intent ("I want to hurt myself") or a purpose ("on purpose", "to feel").
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 import { ADULT, INTENT } from "./words.ts";
 
 const SELF = "(?:myself|my self|my own self|my own life|my life|my wrists?|my arms?|my legs?|my skin|my body|my throat)";

@@ -4,7 +4,7 @@
  * and the words a model would use in a sexual scene. "naked" alone is a story word ("the emperor was naked",
  * "naked mole rat"), so it needs a request or a look at someone.
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 
 const s = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("sexual", id, on, tier, source, extra);
 

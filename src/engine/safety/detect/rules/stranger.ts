@@ -5,7 +5,7 @@
  * that grooms: asking for photos, secrets, meetings, a move to another app, personal details, or offering gifts.
  * A "meet" without a place, time or "in person" is left alone ("let's meet the dragon!").
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 import { APP } from "./words.ts";
 
 const st = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("stranger_danger", id, on, tier, source, extra);
@@ -45,34 +45,6 @@ const STRANGER =
     "this (?:kid|player|account|user)",
   )})`;
 const MEDIA = "(?:picture|pictures|photo|photos|pic|pics|selfie|selfies|video|videos|image|images|snap|snaps)";
-const CONTACT = `(?:${alt(
-  `meet`,
-  `meet up`,
-  `meeting`,
-  `hang out`,
-  `come over`,
-  `come to my`,
-  `see each other`,
-  `video chat`,
-  `videochat`,
-  `facetime`,
-  `call`,
-  `calling`,
-  `text`,
-  `texting`,
-  `message`,
-  `messaging`,
-  `dm`,
-  `chat`,
-  `talk`,
-  `add`,
-  `follow`,
-  `friend request`,
-  `send (?:me )?(?:a )?${MEDIA}`,
-  `show`,
-  `turn on`,
-  `switch on`,
-)})`;
 const PLACE_TIME = `(?:${alt(
   "in person",
   "in real life",

@@ -4,7 +4,7 @@
  * dragon" and Nerf wars pass, so killing verbs need a person or pet as their object, and inside a game or
  * a story (GAME words present) a threat only counts as `mild` (strict policy or a stricter session stance).
  */
-import { alt, rule, type Rule } from "../categories.ts";
+import { alt, type Rule, rule } from "../categories.ts";
 import { GAME, INTENT, PERSON, SCHOOL } from "./words.ts";
 
 const v = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("violence", id, on, tier, source, extra);
