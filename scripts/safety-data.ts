@@ -16,23 +16,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CATEGORIES } from "../src/engine/safety/detect/categories.ts";
 
 export type Kind = "everyday" | "near-miss" | "unsafe-inputs" | "model-sentences";
 export const KINDS: readonly Kind[] = ["everyday", "near-miss", "unsafe-inputs", "model-sentences"];
-export const UNSAFE_LABELS = [
-  "self_harm",
-  "abuse",
-  "stranger_danger",
-  "sexual",
-  "weapons",
-  "violence",
-  "drugs",
-  "hate",
-  "bullying",
-  "jailbreak",
-  "profanity",
-  "personal_info",
-] as const;
+/** The labels a writer may give an unsafe line: every category but a team's own `custom`. */
+export const UNSAFE_LABELS: readonly string[] = CATEGORIES.filter((c) => c !== "custom");
 
 export interface LabelledLine {
   text: string;
@@ -74,7 +63,7 @@ export function loadSet(root: "blind" | "train", base = FIXTURES): LabelledLine[
         if (tab < 0) continue;
         const label = raw.slice(0, tab).trim().toLowerCase();
         const text = raw.slice(tab + 1).trim();
-        if (!text || (label !== "none" && !(UNSAFE_LABELS as readonly string[]).includes(label))) continue;
+        if (!text || (label !== "none" && !UNSAFE_LABELS.includes(label))) continue;
         // A line in an everyday or near-miss file is benign whatever its label says.
         const benignFile = kind === "everyday" || kind === "near-miss";
         const direction = kind === "model-sentences" ? "output" : "input";
