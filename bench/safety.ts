@@ -12,10 +12,8 @@
  * `rounds` times; p50/p95/p99 are over single checks (input: detection + redaction + decision; output: the same on
  * a model sentence), wall clock and CPU. On a loaded machine the wall-clock tail follows the load (printed).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
-import { type Checker, FIXTURES, formatScorecard, loadSet, policyChecker, score } from "../scripts/safety-data.ts";
+import { type Checker, formatScorecard, loadSet, policyChecker, score, share, trainingLines } from "../scripts/safety-data.ts";
 import { builtinPolicy, warmUpSafety } from "../src/engine/safety/checks.ts";
 import { detectRulesOnly } from "../src/engine/safety/detect/detector.ts";
 import { redactPii } from "../src/engine/safety/detect/pii.ts";
@@ -26,16 +24,8 @@ interface Row {
 }
 
 const rounds = Number(process.argv[2] ?? 10);
-const older: Row[] = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith(".jsonl"))
-  .sort()
-  .flatMap((f) =>
-    readFileSync(join(FIXTURES, f), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => ({ text: (JSON.parse(l) as { text: string }).text, output: f.includes("output") })),
-  );
-const timed: Row[] = [...older, ...[...loadSet("train"), ...loadSet("blind")].map((l) => ({ text: l.text, output: l.direction === "output" }))];
+const blind = loadSet("blind");
+const timed: Row[] = [...trainingLines(), ...blind].map((l) => ({ text: l.text, output: l.direction === "output" }));
 
 const coldStart = performance.now();
 warmUpSafety();
@@ -99,8 +89,6 @@ if (rounds > 0) {
   );
 }
 
-const share = (c: { hit: number; n: number } | undefined): string => (!c || c.n === 0 ? "-" : `${((c.hit / c.n) * 100).toFixed(1)}%`);
-const blind = loadSet("blind");
 const checker = policyChecker(policy);
 console.log(`\nBlind sets (test/fixtures/safety/blind/: ${blind.length} lines by writers who saw only the category definitions), default policy:\n`);
 console.log(formatScorecard(score(blind, checker)));

@@ -197,7 +197,8 @@ export function score(lines: readonly LabelledLine[], check: Checker): Scorecard
   return card;
 }
 
-const pct = (c: Cell): string => (c.n === 0 ? "-" : `${((c.hit / c.n) * 100).toFixed(1)}%`);
+/** A cell as a percentage ("-" when empty). */
+export const share = (c: Cell | undefined): string => (!c || c.n === 0 ? "-" : `${((c.hit / c.n) * 100).toFixed(1)}%`);
 
 /** The scorecard as a markdown table per category, then the benign rows. */
 export function formatScorecard(card: Scorecard): string {
@@ -206,16 +207,16 @@ export function formatScorecard(card: Scorecard): string {
     const i = card.inputs[c] ?? cell();
     const o = card.outputs[c] ?? cell();
     const name = c === "all" ? "**all**" : c;
-    rows.push(`| ${name} | ${i.n} | ${pct(i)} | ${o.n} | ${pct(o)}${c === "all" ? ` (${o.n - o.hit} reached the child)` : ""} |`);
+    rows.push(`| ${name} | ${i.n} | ${share(i)} | ${o.n} | ${share(o)}${c === "all" ? ` (${o.n - o.hit} reached the child)` : ""} |`);
   }
   rows.push("", "| benign set | lines | held back | redacted | escalated |", "|---|---|---|---|---|");
   rows.push(
-    `| everyday child messages | ${card.everyday.n} | ${card.everyday.hit} (${pct(card.everyday)}) | ${card.everyday.redacted} | ${card.everyday.escalated} |`,
+    `| everyday child messages | ${card.everyday.n} | ${card.everyday.hit} (${share(card.everyday)}) | ${card.everyday.redacted} | ${card.everyday.escalated} |`,
   );
   rows.push(
-    `| near-miss child messages | ${card.nearMiss.n} | ${card.nearMiss.hit} (${pct(card.nearMiss)}) | ${card.nearMiss.redacted} | ${card.nearMiss.escalated} |`,
+    `| near-miss child messages | ${card.nearMiss.n} | ${card.nearMiss.hit} (${share(card.nearMiss)}) | ${card.nearMiss.redacted} | ${card.nearMiss.escalated} |`,
   );
-  rows.push(`| benign model sentences | ${card.benignOutputs.n} | ${card.benignOutputs.hit} (${pct(card.benignOutputs)}) | | |`);
+  rows.push(`| benign model sentences | ${card.benignOutputs.n} | ${card.benignOutputs.hit} (${share(card.benignOutputs)}) | | |`);
   rows.push("", `personal_info inputs whose stored text still holds a phone number or an e-mail address: ${card.contactsStored}.`);
   const by = Object.entries(card.falseAlarmsBy)
     .sort((a, b) => b[1] - a[1])

@@ -91,7 +91,7 @@ interface FirstError {
 }
 
 /** The name rule in words, as an answer says it. */
-export const POLICY_NAME_RULE = 'must be a policy name of 1 to 64 lower-case letters, digits, "_", "." or "-", starting with a letter or digit';
+const POLICY_NAME_RULE = 'must be a policy name of 1 to 64 lower-case letters, digits, "_", "." or "-", starting with a letter or digit';
 
 function schemaError(first: FirstError | undefined): string {
   if (!first) return "the policy is not valid";

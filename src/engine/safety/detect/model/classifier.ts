@@ -73,15 +73,17 @@ export function classify(canon: string, direction: Direction, rules: readonly st
 }
 
 /** The class probabilities (none first, then file.classes order). */
-export function scores(canon: string, direction: Direction, rules: readonly string[] = []): number[] {
+function scores(canon: string, direction: Direction, rules: readonly string[] = []): number[] {
   const f = features(canon, direction, rules);
-  const s = file.bias.slice();
-  const scale = file.family === "nb" ? 1 : 1 / Math.sqrt(f.length);
+  // Sum the stored bytes per class, then scale once per class (not once per feature).
+  const bytes = new Array<number>(K).fill(0);
   for (const name of f) {
     const at = ROWS.get(name);
     if (at === undefined) continue;
-    for (let k = 0; k < K; k++) s[k] = (s[k] as number) + (BYTES[at + k] as number) * (file.scale[k] as number) * scale;
+    for (let k = 0; k < K; k++) bytes[k] = (bytes[k] as number) + (BYTES[at + k] as number);
   }
+  const scale = file.family === "nb" ? 1 : 1 / Math.sqrt(f.length);
+  const s = file.bias.map((b, k) => b + (bytes[k] as number) * (file.scale[k] as number) * scale);
   let max = -Infinity;
   for (const v of s) if (v > max) max = v;
   let sum = 0;
