@@ -64,5 +64,8 @@ export function keyCheckValue(master: Uint8Array): string {
 
 /** The warning logged when a key was generated. */
 export function generatedKeyWarning(path: string): string {
-  return `HOOT_SECRET_KEY is not set: generated ${path}. Set HOOT_SECRET_KEY for any shared or production deployment, and back the key up: without it stored credentials and conversations cannot be read.`;
+  return (
+    `HOOT_SECRET_KEY is not set: generated ${path}. Set HOOT_SECRET_KEY for any shared or production deployment, and back the key up: without it stored ` +
+    `credentials and conversations cannot be read.`
+  );
 }

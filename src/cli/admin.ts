@@ -184,10 +184,13 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
 
 const POSTGRES_BACKUP =
   "backup copies a SQLite database; this deployment runs on PostgreSQL (HOOT_DATABASE_URL). Back it up with PostgreSQL's own tools, e.g. " +
-  '`pg_dump --format=custom --file=hoot.dump "$HOOT_DATABASE_URL"` (or your provider\'s snapshots), and keep HOOT_SECRET_KEY safe apart from it: without the key the dump cannot be read.';
+  '`pg_dump --format=custom --file=hoot.dump "$HOOT_DATABASE_URL"` (or your provider\'s snapshots), and keep HOOT_SECRET_KEY safe apart from it: ' +
+  "without the key the dump cannot be read.";
 const POSTGRES_RESTORE =
-  "restore replaces a SQLite database file; this deployment runs on PostgreSQL (HOOT_DATABASE_URL), and nothing was changed. Stop every node, restore the dump with PostgreSQL's own tools " +
-  '(e.g. `pg_restore --clean --if-exists --dbname="$HOOT_DATABASE_URL" hoot.dump`), set HOOT_SECRET_KEY to the key the dump was made with, then start the nodes.';
+  "restore replaces a SQLite database file; this deployment runs on PostgreSQL (HOOT_DATABASE_URL), and nothing was changed. " +
+  "Stop every node, restore the dump with PostgreSQL's own tools " +
+  '(e.g. `pg_restore --clean --if-exists --dbname="$HOOT_DATABASE_URL" hoot.dump`), ' +
+  "set HOOT_SECRET_KEY to the key the dump was made with, then start the nodes.";
 
 /** Runs `admin <command> [--flags]`; returns the process exit code. */
 export async function runAdmin(config: Config, argv: string[]): Promise<number> {

@@ -35,7 +35,9 @@ export function sdkSignInRoutes(deps: ConsoleNeeds, oidc: OidcClient | null, sta
         detail: {
           summary: "Start single sign-on from a script",
           description:
-            "The Python SDK's login_with_google, step 1: give the loopback URL your script listens on; open authorization_url in a browser. Works with any configured OpenID Connect issuer (the path keeps the SDK's name). 404 sso_not_configured without one; 429 when your address started too many sign-ins (HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes) or too many are in flight.",
+            "The Python SDK's login_with_google, step 1: give the loopback URL your script listens on; open authorization_url in a browser. Works with " +
+            "any configured OpenID Connect issuer (the path keeps the SDK's name). 404 sso_not_configured without one; 429 when your address started " +
+            "too many sign-ins (HOOT_SIGN_IN_STARTS_PER_ADDRESS in ten minutes) or too many are in flight.",
         },
       },
     )
@@ -70,7 +72,8 @@ export function sdkSignInRoutes(deps: ConsoleNeeds, oidc: OidcClient | null, sta
         detail: {
           summary: "Finish single sign-on from a script",
           description:
-            "Step 2: the code and state your loopback listener received. Answers a developer access token like POST /api/auth/login (for the developer's first team, or team_name).",
+            "Step 2: the code and state your loopback listener received. Answers a developer access token like POST /api/auth/login (for the " +
+            "developer's first team, or team_name).",
         },
       },
     );

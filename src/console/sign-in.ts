@@ -138,14 +138,16 @@ function admitVerified(deps: ConsoleNeeds, email: string, name: string): Promise
       if (teamId === undefined) {
         throw new SignInRefused(
           "no_team",
-          `${email} is a developer here but belongs to no team. An existing account accepts invitations from the console of a team it is in, so ask this server's operator to add you to a team (hoot admin add-member).`,
+          `${email} is a developer here but belongs to no team. An existing account accepts invitations from the console of a team it is in, so ask ` +
+            `this server's operator to add you to a team (hoot admin add-member).`,
         );
       }
     } else {
       if (!(await isInvited(inTx, email))) {
         throw new SignInRefused(
           "not_a_developer",
-          `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), then sign in again.`,
+          `${email} is not a developer on this hoot server. Ask someone in your team to invite this e-mail from the console (Profile, Invite to team), ` +
+            `then sign in again.`,
         );
       }
       userId = await registerInvitedDeveloper(inTx, { email, name });

@@ -24,7 +24,8 @@ export function clientAddress(request: Request, server: AddressSource | null, tr
     warned.add(logger);
     logger.warn(
       { event: "forwarded_for_ignored" },
-      "requests carry X-Forwarded-For but HOOT_TRUST_PROXY is off: every client behind that proxy shares one address for rate limits; set HOOT_TRUST_PROXY=true if hoot runs behind a proxy you control",
+      "requests carry X-Forwarded-For but HOOT_TRUST_PROXY is off: every client behind that proxy shares one address for rate limits; set " +
+        "HOOT_TRUST_PROXY=true if hoot runs behind a proxy you control",
     );
   }
   return server?.requestIP(request)?.address ?? "unknown";

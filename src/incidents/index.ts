@@ -19,7 +19,8 @@ export function incidentsRoutes(deps: AuthNeeds & IncidentNeeds) {
       detail: {
         summary: "List safety incidents",
         description:
-          "The team's incidents, newest first: player, session, category, action, direction, policy and time, never any text. Page with `limit` and `after` (the previous page's `next`); `player_pk` keeps one player's.",
+          "The team's incidents, newest first: player, session, category, action, direction, policy and time, never any text. Page with `limit` and " +
+          "`after` (the previous page's `next`); `player_pk` keeps one player's.",
       },
     });
 }

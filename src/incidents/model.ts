@@ -24,7 +24,8 @@ export const IncidentBody = t.Object({
   repeats: t.Optional(
     t.Integer({
       description:
-        "present when further incidents of this player in the same minute, past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE, were counted on this row instead of one row each: how many",
+        "present when further incidents of this player in the same minute, past HOOT_INCIDENTS_PER_PLAYER_PER_MINUTE, were counted on this row instead " +
+        "of one row each: how many",
     }),
   ),
   created_at: t.String(),

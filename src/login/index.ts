@@ -23,7 +23,9 @@ export function loginRoutes(deps: LoginNeeds & { config: Pick<Config, "trustProx
       detail: {
         summary: "Exchange a key for an access token",
         description:
-          'Developer key (+ team_name when in several teams) -> developer token; playerCreate service key -> service token; service key + federated_id -> player token; operator key -> operator token. null and "" mean absent. Any credential that does not authenticate answers 401. Tokens last expires_in seconds.',
+          "Developer key (+ team_name when in several teams) -> developer token; playerCreate service key -> service token; service key + federated_id " +
+          '-> player token; operator key -> operator token. null and "" mean absent. Any credential that does not authenticate answers 401. Tokens ' +
+          "last expires_in seconds.",
       },
     },
   );

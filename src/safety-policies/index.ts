@@ -29,7 +29,8 @@ export function safetyPoliciesRoutes(deps: AuthNeeds & SafetyPolicyNeeds & { con
         detail: {
           summary: "Create a team safety policy",
           description:
-            "A name and the policy: changes to a built-in base (per-category actions, redirect lines, blocked and allowed terms). 400 invalid_policy names the field; 409 name_taken.",
+            "A name and the policy: changes to a built-in base (per-category actions, redirect lines, blocked and allowed terms). 400 invalid_policy " +
+            "names the field; 409 name_taken.",
         },
       },
     )
@@ -59,7 +60,8 @@ export function safetyPoliciesRoutes(deps: AuthNeeds & SafetyPolicyNeeds & { con
         detail: {
           summary: "Create or replace a team safety policy",
           description:
-            "201 when created, 200 when replaced. The body is the policy; the fields GET shows may be sent back (name must match the path; version, when sent, must be the stored one, else 409). Sessions using the policy keep their copy until they reconfigure.",
+            "201 when created, 200 when replaced. The body is the policy; the fields GET shows may be sent back (name must match the path; version, " +
+            "when sent, must be the stored one, else 409). Sessions using the policy keep their copy until they reconfigure.",
         },
       },
     )

@@ -8,7 +8,8 @@ import { type Static, t } from "elysia";
 /** Any JSON object: the library validates it (see the README's "Team policies"). */
 export const PolicyRequestBody = t.Record(t.String(), t.Unknown(), {
   description:
-    "A team policy: name (POST), description, base, categories, redirect_lines, blocked_terms, allowed_terms, check_output, strict_after. See the README's Child safety section.",
+    "A team policy: name (POST), description, base, categories, redirect_lines, blocked_terms, allowed_terms, check_output, strict_after. See the " +
+    "README's Child safety section.",
 });
 
 export const PolicyParams = t.Object({ name: t.String({ maxLength: 200 }) });

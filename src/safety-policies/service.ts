@@ -66,7 +66,8 @@ export async function putTeamPolicy(deps: WriteNeeds, teamId: number, name: stri
   const named = fields.get("name");
   if (named !== undefined && named !== name)
     throw new InvalidRequest(
-      `Field "name" ("${String(named)}") does not match the policy in the path ("${name}"); a policy is renamed by creating the new name and deleting the old one.`,
+      `Field "name" ("${String(named)}") does not match the policy in the path ("${name}"); a policy is renamed by creating the new name and deleting ` +
+        `the old one.`,
       "invalid_policy",
     );
   const version = fields.get("version");

@@ -75,7 +75,8 @@ export function usersRoutes(deps: AuthNeeds & UserNeeds) {
           summary: "Create a service account, invite a developer, or (operator) create a developer",
           description:
             "user_type playerLogin / playerCreate (developer token): a service account of the caller's team, its api_key shown this once. " +
-            "user_type user with a developer token: 202 {email, invited: true}, the e-mail is invited to the caller's team (the same answer whether it has an account or not; " +
+            "user_type user with a developer token: 202 {email, invited: true}, the e-mail is invited to the caller's team (the same answer whether it " +
+            "has an account or not; " +
             "they join by signing in with single sign-on if new, or by accepting in the console); no account and no key is made. " +
             "With the operator token: 201, a new developer in no team, their api_key shown this once (409 email_taken when the e-mail is known).",
         },

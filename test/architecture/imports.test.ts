@@ -32,13 +32,12 @@ const isRuleList = (file: string) => file.startsWith("src/engine/safety/detect/r
 const MAX_LINES = 420;
 const LONG_LINE = 160;
 /**
- * The goal is at most 20 lines over 160 characters. Today's figure is a ceiling that may only come down: Biome
- * (run by the test command) wraps what it can at 160; what is left are long string and regex literals. The safety
- * rules in src/engine/safety/detect/ are rule data, one alternative a line, counted apart.
+ * The goal is at most 20 lines over 160 characters, the safety rules included. Today's figure is a ceiling that may
+ * only come down: Biome (run by the test command) wraps what it can at 160; long string and regex literals are split
+ * by hand (strings joined with +, regexes from String.raw pieces or alt(...) lists, each compiling to the same rule).
  */
 const LONG_LINES_GOAL = 20;
-const LONG_LINES_CEILING = 51;
-const isRuleData = (file: string) => file.startsWith("src/engine/safety/detect/");
+const LONG_LINES_CEILING = 17;
 
 describe("the import reader", () => {
   it("reads static, type-only and dynamic imports, and finds a circle of types", () => {
@@ -106,9 +105,8 @@ describe("the size of src/'s hand-written files", () => {
     expect(long.map(({ file, count }) => `${file}: ${count}`)).toEqual([]);
   });
 
-  it(`has no more lines over ${LONG_LINE} characters than its ceiling (${LONG_LINES_CEILING}, going to ${LONG_LINES_GOAL}), rule data apart`, () => {
+  it(`has no more lines over ${LONG_LINE} characters than its ceiling (${LONG_LINES_CEILING}, going to ${LONG_LINES_GOAL})`, () => {
     const long = files
-      .filter((file) => !isRuleData(file))
       .flatMap((file) => lines(file).map((line, index) => ({ at: `${file}:${index + 1}`, length: line.length })))
       .filter(({ length }) => length > LONG_LINE);
     if (long.length > LONG_LINES_CEILING) console.log(long.map(({ at, length }) => `${at} (${length})`).join("\n"));

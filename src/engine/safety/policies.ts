@@ -17,13 +17,15 @@ export const SAFETY_POLICIES: readonly SafetyPolicyInfo[] = [
   {
     name: "children_strict",
     description:
-      "Strict policy for young children (the default): every category is intercepted, mild words included; personal information is redacted; model output is checked sentence by sentence.",
+      "Strict policy for young children (the default): every category is intercepted, mild words included; personal information is redacted; model " +
+      "output is checked sentence by sentence.",
     builtin: true,
   },
   {
     name: "children_standard",
     description:
-      "Looser policy for teens: mild words and play-fighting pass, a teen's own swearing reaches the model; everything else is intercepted as in children_strict and model output is still checked.",
+      "Looser policy for teens: mild words and play-fighting pass, a teen's own swearing reaches the model; everything else is intercepted as in " +
+      "children_strict and model output is still checked.",
     builtin: true,
   },
 ];

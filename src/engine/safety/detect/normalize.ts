@@ -102,7 +102,9 @@ export function clean(text: string): string {
 }
 
 /** Digits and symbols read as letters inside a word ("k1ll", "$ex", "pr0n"). */
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "!": "i", "|": "l", "+": "t", "€": "e", "(": "c", "<": "c" };
+const LEET: Record<string, string> = {
+  "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "!": "i", "|": "l", "+": "t", "€": "e", "(": "c", "<": "c",
+};
 const LEET_CHARS = /[0-9@$!|+(<]/;
 const HAS_LETTER = /[a-z]/;
 
@@ -116,7 +118,8 @@ const CHAT: Record<string, string> = {
   thx: "thanks", ppl: "people", some1: "someone", any1: "anyone", every1: "everyone", no1: "no one", noone: "no one",
   nobodys: "nobody is", myslef: "myself", meself: "myself", urself: "yourself", yourslef: "yourself", thats: "that is", whats: "what is",
   wheres: "where is", hes: "he is", shes: "she is", theyre: "they are", lets: "let us", luv: "love", n: "and", "2": "to", "4": "for",
-  h8: "hate", h8ed: "hated", h8s: "hates", gr8: "great", l8r: "later", m8: "mate", sum1: "someone", mum: "mom", mommy: "mom", mummy: "mom", mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
+  h8: "hate", h8ed: "hated", h8s: "hates", gr8: "great", l8r: "later", m8: "mate", sum1: "someone", mum: "mom", mommy: "mom", mummy: "mom",
+  mama: "mom", momma: "mom", dad: "dad", daddy: "dad", papa: "dad", pic: "picture", pics: "pictures",
   pix: "pictures", picz: "pictures", ok: "okay", k: "okay", wat: "what", wut: "what", wen: "when", wher: "where", hw: "how", tht: "that",
   nd: "and", abt: "about", bout: "about", rn: "right now", irl: "in real life", dm: "message", dms: "messages", msg: "message", txt: "text",
   kil: "kill", kll: "kill", mak: "make", bom: "bomb", rulez: "rules", w: "with", addy: "address", addie: "address", "3d": "3d",
@@ -133,7 +136,10 @@ const FUZZY_TARGETS = [
   "jailbreak", "unfiltered", "uncensored", "unrestricted", "vaping", "nicotine", "tobacco", "someone", "stranger", "kidnap",
 ];
 /** Real words that sit one edit from a target and must not be "corrected". */
-const NOT_TYPOS = new Set(["myself", "herself", "himself", "itself", "murders", "privately", "secrets", "secretly", "systems", "named", "baked", "naker", "address", "strange", "strangers"]);
+const NOT_TYPOS = new Set([
+  "myself", "herself", "himself", "itself", "murders", "privately", "secrets", "secretly", "systems", "named", "baked", "naker", "address", "strange",
+  "strangers",
+]);
 
 const vocabulary = new Set<string>(FUZZY_TARGETS);
 
@@ -303,7 +309,10 @@ function resolveSingles(singles: string[], words: string[]): void {
  * read as the noun after a word that owns or names one, or before a word that completes one.
  */
 const ID_MARK = "\u0001id";
-const ID_BEFORE = new Set("apple user player game gamer fake student photo caller login account my your his her their our the an this that valid school steam epic discord roblox xbox psn nintendo google microsoft meeting zoom skype email unique device".split(" "));
+const ID_BEFORE = new Set(
+  ("apple user player game gamer fake student photo caller login account my your his her their our the an this that valid school steam epic discord " +
+    "roblox xbox psn nintendo google microsoft meeting zoom skype email unique device").split(" "),
+);
 const ID_AFTER = new Set("card cards number numbers badge badges please check photo is are was".split(" "));
 function idReading(prev: string | undefined, next: string | undefined): string {
   return (prev !== undefined && ID_BEFORE.has(prev)) || (next !== undefined && ID_AFTER.has(next)) ? "id" : "i would";

@@ -38,22 +38,38 @@ export interface PiiSpan {
 
 const NUM_WORD = "(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|double|triple|hundred|thousand)";
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+/** A regular expression written in pieces (String.raw, so each piece reads as it would in a regex literal). */
+const joined = (flags: string, ...pieces: string[]): RegExp => new RegExp(pieces.join(""), flags);
+/** "my name is", "my mum's full name's": the words before a name the child is telling. */
+const NAME_IS =
+  String.raw`my (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?` +
+  String.raw`(?:full |real |whole |first and last |complete )?name(?:'s| is)`;
 const ORD =
-  "(?:\\d{1,2}(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|thirtieth|thirty[- ]?first)";
+  "(?:\\d{1,2}(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|" +
+  "sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|thirtieth|thirty[- ]?first)";
 const STREET =
-  "(?:street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|court|ct|way|close|crescent|cres|boulevard|blvd|place|pl|terrace|ter|circle|cir|highway|hwy|parkway|pkwy|square|sq|grove|gardens|gdns|row|mews|trail|trl|walk|path|loop|run|hill|park|rise|view|green|alley)";
+  "(?:street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|court|ct|way|close|crescent|cres|boulevard|blvd|place|pl|terrace|ter|circle|cir|highway|hwy|" +
+  "parkway|pkwy|square|sq|grove|gardens|gdns|row|mews|trail|trl|walk|path|loop|run|hill|park|rise|view|green|alley)";
 const SCHOOL_TYPE =
-  "(?:primary|elementary|middle|high|junior high|junior|secondary|prep|preparatory|grammar|academy|montessori|intermediate|infant|infants|community|catholic|christian|charter|magnet|day|international|public|private|ps|p\\.s\\.|cp|ce)(?:\\s+school)?|school|academy";
+  "(?:primary|elementary|middle|high|junior high|junior|secondary|prep|preparatory|grammar|academy|montessori|intermediate|infant|infants|community|" +
+  "catholic|christian|charter|magnet|day|international|public|private|ps|p\\.s\\.|cp|ce)(?:\\s+school)?|school|academy";
 /** Words that cannot be part of a name, a school's name or a handle value. */
 const NOT_NAME = new Set(
-  "a an the and or but so i im i'm me my you your he she it we they is are was were be am not no yes too very really so just also from in on at to of for with my our his her their this that these those what whats who how why when where which nice cool lol haha hehe hi hello hey ok okay please thanks thank btw anyway like love and years yrs year old age grade class big new next same different summer sunday real public private another local little kid boy girl friend".split(
-    " ",
-  ),
+  (
+    "a an the and or but so i im i'm me my you your he she it we they is are was were be am not no yes too very really so just also from in on at to of " +
+    "for with my our his her their this that these those what whats who how why when where which nice cool lol haha hehe hi hello hey ok okay please " +
+    "thanks thank btw anyway like love and years yrs year old age grade class big new next same different summer sunday real public private another " +
+    "local little kid boy girl friend"
+  ).split(" "),
 );
 
 /** Things a child owns or builds in a game ("my minecraft base"): never a username. */
-const GAME_THING =
-  /^(?:base|bases|world|worlds|house|houses|server|servers|skin|skins|character|characters|avatar|friends?|games?|pets?|village|farm|castle|city|island|level|levels|map|maps|mods?|builds?|shop|inventory|team|squad|clan|guild|stuff|things|horse|dog|cat|sword|armou?r|tower|mansion|pool|garden|zoo|obby|tycoon|army|dragon|dragons|score|points|coins|gems|robux|progress|save|saves|realm)$/i;
+const GAME_THING = joined(
+  "i",
+  String.raw`^(?:base|bases|world|worlds|house|houses|server|servers|skin|skins|character|characters|avatar|friends?|games?|pets?|village|farm|castle|`,
+  String.raw`city|island|level|levels|map|maps|mods?|builds?|shop|inventory|team|squad|clan|guild|stuff|things|horse|dog|cat|sword|armou?r|tower|`,
+  String.raw`mansion|pool|garden|zoo|obby|tycoon|army|dragon|dragons|score|points|coins|gems|robux|progress|save|saves|realm)$`,
+);
 
 /** Street types that are also everyday words ("a close game", "the right way"). */
 const AMBIGUOUS_STREET = new Set(
@@ -62,19 +78,28 @@ const AMBIGUOUS_STREET = new Set(
 
 /** Words before "primary"/"high" that describe a school rather than name it. */
 const SCHOOL_FILLER = new Set(
-  "old new big small local nearby next my our your their his her the a an at in to go goes going went junior senior middle high primary secondary elementary infant public private catholic christian community village town city school academy year grade class room first second third last best favourite favorite".split(
-    " ",
-  ),
+  (
+    "old new big small local nearby next my our your their his her the a an at in to go goes going went junior senior middle high primary secondary " +
+    "elementary infant public private catholic christian community village town city school academy year grade class room first second third last " +
+    "best favourite favorite"
+  ).split(" "),
 );
 
 const RE = {
   /** A written address with "@": any top-level domain ("ola@wp.pl", "kid@mail.co.za"). */
   emailAt: /[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\b/gi,
   /** Student, school, national and game ids: a number (with letters) after the word that names it. */
-  idNumber:
-    /\b(?:student|school|pupil|library|member(?:ship)?|account|player|friend|national|ic|pps|nric|aadhaa?r|ssn|social security|national insurance|ni|passport|u)\s?(?:id|uid|no\.?|number|num|code|card)?\s*(?:number|no\.?|num|code)?\s*(?:is|=|:|-)?\s*([a-z]{0,2}\d[\d -]{4,18}\d[a-z]{0,2}|\d{6,})\b/gi,
-  email:
-    /[a-z0-9][a-z0-9._%+-]*\s?(?:@|\(at\)|\[at\]|\s(?:at)\s)\s?[a-z0-9-]+(?:\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?[a-z0-9-]+)*\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?(?:com|net|org|edu|gov|co|uk|us|ca|au|de|fr|io|me|info|biz|nz|ie|in|es|it|nl)\b/gi,
+  idNumber: joined(
+    "gi",
+    String.raw`\b(?:student|school|pupil|library|member(?:ship)?|account|player|friend|national|ic|pps|nric|aadhaa?r|ssn|social security|`,
+    String.raw`national insurance|ni|passport|u)\s?(?:id|uid|no\.?|number|num|code|card)?\s*(?:number|no\.?|num|code)?\s*(?:is|=|:|-)?\s*`,
+    String.raw`([a-z]{0,2}\d[\d -]{4,18}\d[a-z]{0,2}|\d{6,})\b`,
+  ),
+  email: joined(
+    "gi",
+    String.raw`[a-z0-9][a-z0-9._%+-]*\s?(?:@|\(at\)|\[at\]|\s(?:at)\s)\s?[a-z0-9-]+(?:\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?[a-z0-9-]+)*`,
+    String.raw`\s?(?:\.|\(dot\)|\[dot\]|\sdot\s)\s?(?:com|net|org|edu|gov|co|uk|us|ca|au|de|fr|io|me|info|biz|nz|ie|in|es|it|nl)\b`,
+  ),
   phoneGrouped: /(?<![\w.])(?:\+|00)?(?:\d[\s().\-\u2010-\u2015]{0,3}){6,14}\d(?![\w])/g,
   phoneWords: new RegExp(`\\b${NUM_WORD}(?:[\\s,.-]+${NUM_WORD}){6,14}\\b`, "gi"),
   cardish: /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g,
@@ -83,12 +108,16 @@ const RE = {
     "gi",
   ),
   addressSaid: new RegExp(
-    `\\b(?:i live (?:at|on)|my (?:home |house )?address is|our address is|my house is (?:at|on)|we live (?:at|on)|i live in (?:a|the) house (?:at|on))\\s+([^.!?,\\n]{3,60})`,
+    `\\b(?:i live (?:at|on)|my (?:home |house )?address is|our address is|my house is (?:at|on)|we live (?:at|on)|` +
+      `i live in (?:a|the) house (?:at|on))\\s+([^.!?,\\n]{3,60})`,
     "gi",
   ),
   /** Street word first, as in French, Spanish, Italian and Portuguese addresses ("15 Rue de la Paix", "Calle Mayor 3"). */
-  addressLatin:
-    /\b(?:\d{1,4}[a-z]?,?\s+(?:rue|avenue|boulevard|chemin|allee|allée|impasse|quai|calle|avenida|via|viale|piazza|corso|rua|travessa)\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,}|(?:rue|calle|avenida|via|viale|rua)\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,},?\s+\d{1,4}[a-z]?)\b/gi,
+  addressLatin: joined(
+    "gi",
+    String.raw`\b(?:\d{1,4}[a-z]?,?\s+(?:rue|avenue|boulevard|chemin|allee|allée|impasse|quai|calle|avenida|via|viale|piazza|corso|rua|travessa)`,
+    String.raw`\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,}|(?:rue|calle|avenida|via|viale|rua)\s+(?:[a-zà-ÿ'-]+\s+){0,3}[a-zà-ÿ'-]{3,},?\s+\d{1,4}[a-z]?)\b`,
+  ),
   /** German and Dutch street names with the number after ("Hauptstraße 5", "Keizersgracht 12"). */
   addressGerman: /\b[a-zäöüß-]{3,}(?:straße|strasse|str\.|weg|gasse|platz|allee|gracht|laan|straat)\s+\d{1,4}[a-z]?\b/gi,
   /** "house no 45", "flat number 3", "door no. 12": Indian and other addresses name the house number. */
@@ -98,31 +127,58 @@ const RE = {
   ukPostcode: /\b(?:gir ?0aa|[a-pr-uwyz](?:\d[a-hjkpstuw]?|[a-hk-y]\d[abehmnprv-y]?|\d\d?|[a-hk-y]\d\d?) ?\d[abd-hjlnp-uw-z]{2})\b/gi,
   caPostcode: /\b[abceghj-nprstvxy]\d[abceghj-nprstv-z] ?\d[abceghj-nprstv-z]\d\b/gi,
   zipSaid: /\b(?:zip code|zipcode|zip|post code|postcode|postal code)\s*(?:is|:|=|number is)?\s*(\d{5}(?:-\d{4})?|[a-z0-9]{2,4}\s?[a-z0-9]{3})\b/gi,
-  zipState:
-    /\b(?:al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|tx|ut|vt|va|wa|wv|wi|wy)\s+(\d{5}(?:-\d{4})?)\b/g,
+  zipState: joined(
+    "g",
+    String.raw`\b(?:al|ak|az|ar|ca|co|ct|de|fl|ga|hi|id|il|in|ia|ks|ky|la|me|md|ma|mi|mn|ms|mo|mt|ne|nv|nh|nj|nm|ny|nc|nd|oh|ok|or|pa|ri|sc|sd|tn|`,
+    String.raw`tx|ut|vt|va|wa|wv|wi|wy)\s+(\d{5}(?:-\d{4})?)\b`,
+  ),
   schoolSaid: new RegExp(
-    `\\b(?:i go to|i goes to|i attend|i am at|i'm at|im at|i am in|i'm in|im in|i'm a student at|i am a student at|i study at|i learn at|my school is|my school's name is|my schools name is|my school is called|the name of my school is|our school is|i go 2)\\s+((?:[a-z][a-z'.-]*\\s+){1,4}(?:${SCHOOL_TYPE}))\\b`,
+    `\\b(?:i go to|i goes to|i attend|i am at|i'm at|im at|i am in|i'm in|im in|i'm a student at|i am a student at|i study at|i learn at|` +
+      `my school is|my school's name is|my schools name is|my school is called|the name of my school is|our school is|i go 2)` +
+      `\\s+((?:[a-z][a-z'.-]*\\s+){1,4}(?:${SCHOOL_TYPE}))\\b`,
     "gi",
   ),
   /** A named school anywhere ("room 4 at Greenfield Primary", "King Street Junior School"). */
-  schoolNamed:
-    /\b(?:at|to|from|attend|attends|called|named)\s+((?:[a-z][a-z'.-]*\s+){1,3}(?:(?:primary|elementary|infants?|academy)(?:\s+school)?|(?:junior|middle|secondary|grammar|prep|high|community|catholic)\s+(?:school|academy)))\b/gi,
+  schoolNamed: joined(
+    "gi",
+    String.raw`\b(?:at|to|from|attend|attends|called|named)\s+((?:[a-z][a-z'.-]*\s+){1,3}(?:(?:primary|elementary|infants?|academy)(?:\s+school)?|`,
+    String.raw`(?:junior|middle|secondary|grammar|prep|high|community|catholic)\s+(?:school|academy)))\b`,
+  ),
   schoolCalled: /\b(?:my school|our school|the school i go to)(?:'s| is)?\s+(?:is\s+)?(?:called|named)\s+([^.!?,\n]{2,50})/gi,
-  nameSaid:
-    /\bmy (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?/gi,
+  nameSaid: joined("gi", String.raw`\b${NAME_IS}\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)(?:\s+([a-z][a-z'-]+))?`),
   surnameSaid: /\bmy (?:last|family|sur|second) ?name(?:'s| is)\s+([a-z][a-z'-]+)/gi,
   nameCaps: /\b(?:I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+([A-Z][a-z'-]+)\s+([A-Z][a-z'-]{1,})\b/g,
   birthday: new RegExp(
-    `\\b(?:my (?:birthday|bday|b-day|birth day|date of birth|dob)(?:'s| is)?|i was born(?: on| in)?|born on|dob|d\\.o\\.b\\.?)\\s*:?\\s*(?:on\\s+)?(?:the\\s+)?((?:${ORD}\\s+(?:of\\s+)?${MONTH}|${MONTH}\\s+(?:the\\s+)?${ORD})(?:,?\\s+(?:19|20)\\d\\d)?|\\d{1,2}[/.-]\\d{1,2}(?:[/.-]\\d{2,4})?|(?:19|20)\\d\\d[/.-]\\d{1,2}[/.-]\\d{1,2})`,
+    `\\b(?:my (?:birthday|bday|b-day|birth day|date of birth|dob)(?:'s| is)?|i was born(?: on| in)?|born on|dob|d\\.o\\.b\\.?)\\s*:?\\s*(?:on\\s+)?` +
+      `(?:the\\s+)?((?:${ORD}\\s+(?:of\\s+)?${MONTH}|${MONTH}\\s+(?:the\\s+)?${ORD})(?:,?\\s+(?:19|20)\\d\\d)?|\\d{1,2}[/.-]\\d{1,2}(?:[/.-]\\d{2,4})?|` +
+      `(?:19|20)\\d\\d[/.-]\\d{1,2}[/.-]\\d{1,2})`,
     "gi",
   ),
-  password:
-    /\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |w1f1 |roblox |minecraft |fortnite |account |email |apple id |bank |card )*(?:p[a4@][s5$]{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on|of)\s+(?:(?:my|the|our|mum's|mom's|dad's|mums|moms|dads)(?:\s+\w+){1,2}|everything|all my \w+))?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})/gi,
+  password: joined(
+    "gi",
+    String.raw`\b(?:my |the |our |mom's |moms |dad's |dads |ipad |phone |tablet |computer |wifi |wi-fi |w1f1 |roblox |minecraft |fortnite |account |`,
+    String.raw`email |apple id |bank |card )*(?:p[a4@][s5$]{1,2}w[o0]r?d|passcode|pass code|pass word|pword|pwd|pin number|pin code|pin|login code|`,
+    String.raw`lock code|screen code|unlock code|secret code)(?:\s+(?:for|to|on|of)\s+(?:(?:my|the|our|mum's|mom's|dad's|mums|moms|dads)(?:\s+\w+){1,2}|`,
+    String.raw`everything|all my \w+))?\s*(?:is|=|:|'s|was|is like)\s*["']?([^\s"'.,!?]{2,40})`,
+  ),
   handleAt: /(?<![\w.@])@[a-z0-9_.]{3,30}\b/gi,
-  handleSaid:
-    /\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)\b(?:\s+(?:name|username|user name|user|id|handle|tag|account|is called))?\s*(?:is|=|:|-|it's|its|as)?\s*(@?[a-z0-9_.]{3,30})\b/gi,
+  handleSaid: joined(
+    "gi",
+    String.raw`\b(?:my|add me on|find me on|follow me on|message me on|i am|i'm|im)\s+(?:snapchat|snap|insta|instagram|ig|tiktok|tik tok|discord|`,
+    String.raw`roblox|minecraft|fortnite|xbox|psn|playstation|gamertag|gamer tag|username|user name|user|ign|epic|epic games|steam|twitter|youtube|`,
+    String.raw`youtube channel|twitch|kik|telegram|whatsapp|account|channel|handle|id)\b(?:\s+(?:name|username|user name|user|id|handle|tag|account|`,
+    String.raw`is called))?\s*(?:is|=|:|-|it's|its|as)?\s*(@?[a-z0-9_.]{3,30})\b`,
+  ),
 };
 
+/** Words after "my password is" that are not the password ("my password is secret", "... is gone"). */
+const NOT_A_PASSWORD = joined(
+  "i",
+  String.raw`^(?:is|a|the|secret|private|easy|hard|long|short|too|very|so|really|my|not|where|what|when|who|how|that|this|it|in|on|at|here|there|`,
+  String.raw`gone|lost|broken|stuck|missing|for|changed|wrong|different|new|old|forgotten|same|hidden)$`,
+);
+/** What comes before a full name in a span ("my name is", "I'm", "call me"). */
+const NAME_LEAD = joined("i", String.raw`^(?:${NAME_IS}|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+`);
 const DIGITS = /\d/g;
 const PHONE_CONTEXT = /\b(?:call|ring|text|phone|number|mobile|cell|whatsapp|tel|telephone|contact|reach|dial|digits|my mum's|my mom's|my dad's|home phone)\b/i;
 const DATE_LIKE = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
@@ -244,18 +300,7 @@ export function findPii(text: string, contactOnly = false): PiiSpan[] {
   found.push(...spans(RE.caPostcode, text, "postcode"));
   found.push(...spans(RE.zipSaid, text, "postcode", 1, (m) => /\d/.test(m[1] as string)));
   found.push(...spans(RE.zipState, text, "postcode", 1));
-  found.push(
-    ...spans(
-      RE.password,
-      text,
-      "password",
-      1,
-      (m) =>
-        !/^(?:is|a|the|secret|private|easy|hard|long|short|too|very|so|really|my|not|where|what|when|who|how|that|this|it|in|on|at|here|there|gone|lost|broken|stuck|missing|for|changed|wrong|different|new|old|forgotten|same|hidden)$/i.test(
-          m[1] as string,
-        ),
-    ),
-  );
+  found.push(...spans(RE.password, text, "password", 1, (m) => !NOT_A_PASSWORD.test(m[1] as string)));
   if (!contactOnly) {
     found.push(...spans(RE.handleAt, text, "handle", 0, (m) => !/@[a-z0-9-]+\.[a-z]{2,}/i.test(text.slice(m.index, m.index + m[0].length + 6))));
     // "my minecraft base", "my roblox house": a thing in the game, not the child's name in it.
@@ -309,10 +354,7 @@ function namedSchools(text: string): PiiSpan[] {
 
 /** A full-name span covers the name only, not "my name is". */
 function trimName(text: string, span: PiiSpan): PiiSpan {
-  const m =
-    /^(?:my (?:(?:mum|mom|dad|mother|father|sister|brother|nan|gran|grandma|grandpa)(?:'s|s)? )?(?:full |real |whole |first and last |complete )?name(?:'s| is)|I am|I'm|Im|im|i am|i'm|This is|this is|Call me|call me|It's|it's)\s+/i.exec(
-      text.slice(span.start, span.end),
-    );
+  const m = NAME_LEAD.exec(text.slice(span.start, span.end));
   return m ? { ...span, start: span.start + m[0].length } : span;
 }
 

@@ -37,7 +37,8 @@ const BASE_LINES = { ...DEFAULT_LINES, ...FIXED_LINES } as Record<Category, read
 const STRICT: PolicySpec = {
   name: "children_strict",
   description:
-    "Strict policy for young children (the default): every category is intercepted, mild words included; personal information is redacted; model output is checked sentence by sentence.",
+    "Strict policy for young children (the default): every category is intercepted, mild words included; personal information is redacted; model " +
+    "output is checked sentence by sentence.",
   builtin: true,
   strict: true,
   checkOutput: true,
@@ -68,7 +69,8 @@ const STANDARD: PolicySpec = {
   ...STRICT,
   name: "children_standard",
   description:
-    "Looser policy for teens: mild words and play-fighting pass, a teen's own swearing reaches the model; everything else is intercepted as in children_strict and model output is still checked.",
+    "Looser policy for teens: mild words and play-fighting pass, a teen's own swearing reaches the model; everything else is intercepted as in " +
+    "children_strict and model output is still checked.",
   strict: false,
   strictAfter: 4,
   actions: { ...STRICT.actions, profanity: both("allow", "block"), violence: both("redirect", "block") },

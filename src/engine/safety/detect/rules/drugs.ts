@@ -7,7 +7,8 @@
  */
 import { alt, type Rule, rule } from "../categories.ts";
 
-const d = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("drugs", id, on, tier, source, extra);
+const d = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("drugs", id, on, tier, source, extra);
 
 const HARD = alt(
   "cocaine",

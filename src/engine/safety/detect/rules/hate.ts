@@ -6,8 +6,10 @@
  */
 import { alt, type Rule, rule } from "../categories.ts";
 
-const hr = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("hate", id, on, tier, source, extra);
-const b = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("bullying", id, on, tier, source, extra);
+const hr = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("hate", id, on, tier, source, extra);
+const b = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("bullying", id, on, tier, source, extra);
 
 const GROUP =
   `(?:${alt(
@@ -121,7 +123,80 @@ const SLUR =
   );
 /** GROUP, wider: groups named with "people", "kids", "the", singular nouns children use, and visible traits. */
 const GROUPS =
-  "(?:(?:all |the |those |these |most |some )?(?:jews|jewish (?:people|kids|guys)|muslims|muslim (?:people|kids)|christians|hindus|sikhs|buddhists|atheists|catholics|black (?:people|kids|guys|families|person)|blacks|brown (?:people|kids)|white (?:people|kids)|asians|asian (?:people|kids)|chinese (?:people|kids)?|japanese (?:people)?|koreans|indians|indian (?:people|kids)|pakistanis|mexicans|mexican (?:people|kids)|latinos|hispanics|arabs|arab (?:people)?|africans|african (?:people|kids)|native americans|indigenous (?:people)?|aboriginals|aborigines|immigrants|migrants|refugees|foreigners|polish (?:people|kids)|the polish|romanians|gypsies|gipsies|travellers|roma|gays|gay (?:people|kids|men|guys)|lesbians|bisexuals|trans (?:people|kids)|transgender (?:people|kids)|queers|disabled (?:people|kids|children)|autistic (?:people|kids|children)|people with (?:autism|down syndrome|disabilities)|kids with (?:autism|down syndrome|disabilities)|down syndrome (?:kids|people)|deaf (?:people|kids)|blind (?:people|kids)|(?:people|kids) in wheelchairs|fat (?:people|kids)|poor (?:people|families|kids)|old (?:people|folks)|gingers|redheads|people from (?:that|this|those|other|poor) (?:country|countries|religion|place)|people (?:who wear|with) (?:headscarves|hijabs|turbans|dark skin)|(?:that|this) religion|other races|girls|boys|women))";
+  `(?:(?:all |the |those |these |most |some )?(?:${alt(
+    "jews",
+    "jewish (?:people|kids|guys)",
+    "muslims",
+    "muslim (?:people|kids)",
+    "christians",
+    "hindus",
+    "sikhs",
+    "buddhists",
+    "atheists",
+    "catholics",
+    "black (?:people|kids|guys|families|person)",
+    "blacks",
+    "brown (?:people|kids)",
+    "white (?:people|kids)",
+    "asians",
+    "asian (?:people|kids)",
+    "chinese (?:people|kids)?",
+    "japanese (?:people)?",
+    "koreans",
+    "indians",
+    "indian (?:people|kids)",
+    "pakistanis",
+    "mexicans",
+    "mexican (?:people|kids)",
+    "latinos",
+    "hispanics",
+    "arabs",
+    "arab (?:people)?",
+    "africans",
+    "african (?:people|kids)",
+    "native americans",
+    "indigenous (?:people)?",
+    "aboriginals",
+    "aborigines",
+    "immigrants",
+    "migrants",
+    "refugees",
+    "foreigners",
+    "polish (?:people|kids)",
+    "the polish",
+    "romanians",
+    "gypsies",
+    "gipsies",
+    "travellers",
+    "roma",
+    "gays",
+    "gay (?:people|kids|men|guys)",
+    "lesbians",
+    "bisexuals",
+    "trans (?:people|kids)",
+    "transgender (?:people|kids)",
+    "queers",
+    "disabled (?:people|kids|children)",
+    "autistic (?:people|kids|children)",
+    "people with (?:autism|down syndrome|disabilities)",
+    "kids with (?:autism|down syndrome|disabilities)",
+    "down syndrome (?:kids|people)",
+    "deaf (?:people|kids)",
+    "blind (?:people|kids)",
+    "(?:people|kids) in wheelchairs",
+    "fat (?:people|kids)",
+    "poor (?:people|families|kids)",
+    "old (?:people|folks)",
+    "gingers",
+    "redheads",
+    "people from (?:that|this|those|other|poor) (?:country|countries|religion|place)",
+    "people (?:who wear|with) (?:headscarves|hijabs|turbans|dark skin)",
+    "(?:that|this) religion",
+    "other races",
+    "girls",
+    "boys",
+    "women",
+  )}))`;
 /** What turns naming a group into hate: an insult, a slur-like noun, a threat, a stereotype, a call to exclude. */
 const DEROGATION =
   `(?:${alt(
@@ -330,7 +405,17 @@ const INSULT =
   )})`;
 
 /** A message that is nothing but an insult ("loser", "id1ot"): aimed at the character, so bullying. */
-const BARE_INSULT: Rule = { id: "bullying.bare-insult", category: "bullying", on: "input", tier: "clear", test: /^ (?:you are |you |your |ur )?(?:a |an |such a |so )?(?:idiot|loser|stupid|stoopid|dummy|moron|dumbass|fatty|fatso|ugly|dumb|freak|weirdo|retard|jerk|noob|trash|garbage|useless)(?: (?:bot|robot|owl|ai|kid|lol|lmao|haha))? $/ };
+const BARE_INSULT: Rule = {
+  id: "bullying.bare-insult",
+  category: "bullying",
+  on: "input",
+  tier: "clear",
+  test: new RegExp(
+    "^ (?:you are |you |your |ur )?(?:a |an |such a |so )?" +
+      "(?:idiot|loser|stupid|stoopid|dummy|moron|dumbass|fatty|fatso|ugly|dumb|freak|weirdo|retard|jerk|noob|trash|garbage|useless)" +
+      "(?: (?:bot|robot|owl|ai|kid|lol|lmao|haha))? $",
+  ),
+};
 
 export const HATE_RULES: Rule[] = [
   BARE_INSULT,

@@ -7,7 +7,8 @@
  */
 import { alt, cleanRule, type Rule, rule } from "../categories.ts";
 
-const j = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("jailbreak", id, on, tier, source, extra);
+const j = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("jailbreak", id, on, tier, source, extra);
 
 const OVERRIDE = `(?:${alt(
   "ignore",
@@ -729,7 +730,26 @@ export const JAILBREAK_RULES: Rule[] = [
       "(?:you|that you|ur) (?:can not|cant|are not allowed to|aren t allowed to|must not|never) (?:say|use)",
     "(?:finish|complete) (?:this|the|my) (?:word|sentence|phrase) ~ (?:f|sh|b|fu|bi|fuc|shi|ass|di|pu)",
   )),
-  cleanRule("jailbreak", "fake-system", "input", "clear", /(?:^|\n|\s)(?:#{1,3}\s*)?(?:system|sys|assistant|developer|admin|root|instruction|instructions)\s*(?:prompt|message|note|override|update)?\s*[:>\]]\s*\S|\[\/?(?:system|sys|inst|INST|admin|developer|assistant|user)\]|<\|?\/?(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|?>|<\/?(?:system|instructions?|admin|developer|sys)>|#{2,}\s*(?:instruction|instructions|system|new rules|response|human|assistant)\b|\b(?:end|beginning|start) of (?:the )?(?:system )?(?:prompt|instructions|conversation)\b|\{\{\s*system|"role"\s*:\s*"(?:system|developer)"/i),
+  cleanRule(
+    "jailbreak",
+    "fake-system",
+    "input",
+    "clear",
+    new RegExp(
+      alt(
+        "(?:^|\\n|\\s)(?:#{1,3}\\s*)?(?:system|sys|assistant|developer|admin|root|instruction|instructions)" +
+          "\\s*(?:prompt|message|note|override|update)?\\s*[:>\\]]\\s*\\S",
+        "\\[\\/?(?:system|sys|inst|INST|admin|developer|assistant|user)\\]",
+        "<\\|?\\/?(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\\|?>",
+        "<\\/?(?:system|instructions?|admin|developer|sys)>",
+        "#{2,}\\s*(?:instruction|instructions|system|new rules|response|human|assistant)\\b",
+        "\\b(?:end|beginning|start) of (?:the )?(?:system )?(?:prompt|instructions|conversation)\\b",
+        "\\{\\{\\s*system",
+        "\"role\"\\s*:\\s*\"(?:system|developer)\"",
+      ),
+      "i",
+    ),
+  ),
 
   // Wider nets, written from a second labelled corpus (corpus-src/): overrides in other languages, "no rules" games
   // and hypotheticals, asking what is forbidden, evil or renamed personas, safety "disabled" claims, permission to

@@ -224,7 +224,8 @@ const EVERYDAY = alt(
   "keep your password (?:a )?secret",
   "not telling me your",
 );
-const topic = (category: Category, id: string, words: string): Rule => rule(category, `topic-${id}`, "output", "clear", words, { unless: `${SAFETY}|${FRAME}|${EVERYDAY}` });
+const topic = (category: Category, id: string, words: string): Rule =>
+  rule(category, `topic-${id}`, "output", "clear", words, { unless: `${SAFETY}|${FRAME}|${EVERYDAY}` });
 
 export const OUTPUT_TOPIC_RULES: Rule[] = [
   topic("violence", "violence", alt(

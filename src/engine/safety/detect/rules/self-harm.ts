@@ -86,7 +86,8 @@ const DIE = `(?:${alt(
   "be with (?:grandma|grandpa) in heaven",
 )})`;
 
-const h = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("self_harm", id, on, tier, source, extra);
+const h = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("self_harm", id, on, tier, source, extra);
 const a = (id: string, tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("abuse", id, "input", tier, source, extra);
 
 export const SELF_HARM_RULES: Rule[] = [

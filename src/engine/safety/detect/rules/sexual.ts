@@ -6,7 +6,8 @@
  */
 import { alt, type Rule, rule } from "../categories.ts";
 
-const s = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("sexual", id, on, tier, source, extra);
+const s = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("sexual", id, on, tier, source, extra);
 
 export const SEXUAL_RULES: Rule[] = [
   s("words", "both", "clear", alt(

@@ -8,7 +8,8 @@
 import { alt, type Rule, rule } from "../categories.ts";
 import { APP } from "./words.ts";
 
-const st = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("stranger_danger", id, on, tier, source, extra);
+const st = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("stranger_danger", id, on, tier, source, extra);
 
 const STRANGER =
   `(?:${alt(

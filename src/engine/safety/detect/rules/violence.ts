@@ -7,8 +7,10 @@
 import { alt, type Rule, rule } from "../categories.ts";
 import { GAME, INTENT, PERSON, SCHOOL } from "./words.ts";
 
-const v = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("violence", id, on, tier, source, extra);
-const w = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule => rule("weapons", id, on, tier, source, extra);
+const v = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("violence", id, on, tier, source, extra);
+const w = (id: string, on: Rule["on"], tier: Rule["tier"], source: string, extra?: { unless?: string; also?: string }): Rule =>
+  rule("weapons", id, on, tier, source, extra);
 
 const KILL = `(?:${alt(
   "kill",
