@@ -24,9 +24,9 @@ import { type AudioChunkConfig, VoiceBuffer } from "../src/engine/voice-in/index
 import { Vad } from "../src/engine/voice-in/vad.ts";
 import { unityChunks } from "../test/engine/voice-in/helpers/ogg.ts";
 import { chunks, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } from "../test/engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../test/helpers/fake-openai.ts";
 import { spawnServer } from "../test/helpers/process.ts";
 import { openSession, type WsProbe } from "../test/helpers/ws.ts";
-import { startFakeStt } from "../test/interact/helpers/fake-stt.ts";
 
 const settings = { maxSeconds: 600, maxBytes: 256 << 20, silenceMs: 700, vadMode: 3 };
 const ROUNDS = 20;
@@ -166,7 +166,7 @@ async function streamRealTime(probe: WsProbe, parts: Uint8Array[], seconds: numb
 }
 
 async function benchReplyLatency(audioSeconds: number): Promise<Record<string, string | number>[]> {
-  const stt = startFakeStt(SENTENCE, STT_MS);
+  const stt = startFakeOpenAi({ transcript: SENTENCE, sttLatencyMs: STT_MS });
   const dir = mkdtempSync(join(tmpdir(), "hoot-bench-voice-"));
   const server = await spawnServer(dir, { HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_LOG_LEVEL: "warn" });
   try {
@@ -196,7 +196,7 @@ async function benchReplyLatency(audioSeconds: number): Promise<Record<string, s
       typed.push(await timeReply(probe, SENTENCE));
     }
     probe.close();
-    if (stt.requests.some((q) => q.wavError)) throw new Error("the recogniser got something that is not 16 kHz mono WAV");
+    if (stt.transcriptions.some((q) => q.wavError)) throw new Error("the recogniser got something that is not 16 kHz mono WAV");
     const row = (what: string, runs: { text: number; audio: number }[]) => ({
       turn: what,
       rounds: runs.length,

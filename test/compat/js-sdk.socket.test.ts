@@ -13,13 +13,13 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { chunks, envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { type Msg, WsProbe } from "../helpers/ws.ts";
-import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { isStandardBase64, mp3Frames, rememberedOf } from "./socket-helpers.ts";
 
 // Voice turns go to a fake OpenAI-compatible transcription server on loopback.
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 afterAll(() => stt.stop());
 const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40", HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 const ORIGIN = "http://localhost:5173";
@@ -216,7 +216,7 @@ describe("browser SDK over the socket", () => {
     // VadManager's Silence event: checkTurn; ConversationManager calls interactAudio when the answer is false.
     const turn = await network.send({ type: "request", kind: "check_turn", uid: "" }).done;
     expect(turn).toMatchObject({ kind: "check_turn", is_user_still_speaking: false });
-    const before = stt.requests.length;
+    const before = stt.transcriptions.length;
     const voice = network.send({ type: "stream", kind: "interact", context: {}, audio_output: true, uid: "" }, true);
     expect((await voice.done).kind).toBe("close");
     const played = network.played.get(voice.uid)!;
@@ -224,7 +224,7 @@ describe("browser SDK over the socket", () => {
     expect(played[1]).toMatchObject({ kind: "interact", text: "I want to play with my puppy" });
     expect(played.map((m) => m.event)).toContain("audio");
     expect(played.at(-1)!.event).toBe("interaction_complete");
-    expect(envelopeMatch(await speech(), stt.requests[before]!.samples!)).toBeGreaterThan(0.9);
+    expect(envelopeMatch(await speech(), stt.transcriptions[before]!.samples!)).toBeGreaterThan(0.9);
     expect((await rememberedOf(file.server, player.pk)).at(-2)).toEqual({ role: "user", text: "I want to play with my puppy" });
     expect(network.errors).toEqual([]);
     expect(network.unmatched).toEqual([]);

@@ -12,14 +12,14 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { chunks, envelopeMatch, resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, serverForFile } from "../helpers/server.ts";
-import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { dumps, eventually, float, isStandardBase64, pythonNow, rememberedOf } from "./socket-helpers.ts";
 
 type Msg = Record<string, any>;
 
 // Voice turns go to a fake OpenAI-compatible transcription server on loopback.
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 afterAll(() => stt.stop());
 // Paced like a real model (40 tokens a second), so a story is still streaming when the app walks away.
 const file = serverForFile({ HOOT_LOCAL_TOKENS_PER_SECOND: "40", HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
@@ -382,10 +382,10 @@ describe("Python SDK over the socket", () => {
     expect(turns[0]).toBe(false);
     expect(turns).toContain(true);
     expect(turns.at(-1)).toBe(false);
-    const before = stt.requests.length;
+    const before = stt.transcriptions.length;
     const transcribed = await rpc.request("transcribe", { language_code: "en" });
     expect(transcribed).toMatchObject({ type: "response", kind: "transcribe", text: "I want to play with my puppy" });
-    expect(envelopeMatch(spoken, stt.requests[before]!.samples!)).toBeGreaterThan(0.98);
+    expect(envelopeMatch(spoken, stt.transcriptions[before]!.samples!)).toBeGreaterThan(0.98);
     // session.interact() with its default text="": the buffered voice.
     const events = await rpc.openInteract({}).all();
     expect(events.map((e) => e.event).slice(0, 2)).toEqual(["interaction_started", "transcript"]);

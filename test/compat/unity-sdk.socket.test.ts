@@ -14,13 +14,13 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { unityChunks, withSerial } from "../engine/voice-in/helpers/ogg.ts";
 import { envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, WsProbe } from "../helpers/ws.ts";
-import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { dumps, eventually, float, isStandardBase64, mp3Frames, rememberedOf, unityNow } from "./socket-helpers.ts";
 
 // Voice turns go to a fake OpenAI-compatible transcription server on loopback.
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 afterAll(() => stt.stop());
 const file = serverForFile({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 
@@ -344,14 +344,14 @@ describe("Unity SDK over the socket", () => {
     await unity.stream(sent.interact);
     // SetConfiguration clears the audio, then the microphone streams until Unity's own VAD hears silence.
     unity.clearAudio();
-    const before = stt.requests.length;
+    const before = stt.transcriptions.length;
     const utterances: [Uint8Array, string, string][] = [
       [fixture("puppy.unity.ogg"), "I want to play with my puppy in the garden.", "I want to play with my puppy"],
       // After the reply it records again: a new Ogg stream (a new serial), still no end-of-stream page, no clear_audio.
       [withSerial(fixture("dragon.unity.ogg"), 0x5eed), "Can you tell me a story about a dragon?", "Can you tell me a story about a dragon"],
     ];
     for (const [ogg, sentence, heard] of utterances) {
-      stt.text = heard;
+      stt.transcript = heard;
       const parts = unityChunks(ogg);
       for (const part of parts) expect(part.length >= 512 || part === parts.at(-1)).toBe(true);
       const added = parts.map((part) => unity.addAudio(part));
@@ -366,14 +366,14 @@ describe("Unity SDK over the socket", () => {
       expect(names.slice(-4)).toEqual(["text_complete", "audio_complete", "interaction_complete", "close"]);
       for (const e of events.filter((x) => x.event === "audio")) expect(Buffer.from(e.audio, "base64").subarray(0, 2).toString("hex")).toBe("fffb");
       // The recogniser heard this utterance alone: the first was consumed by its interact.
-      const got = stt.requests.at(-1)!;
+      const got = stt.transcriptions.at(-1)!;
       expect(got.wavError).toBeNull();
       expect(envelopeMatch(await speech(sentence), got.samples!)).toBeGreaterThan(0.9);
       expect((await rememberedOf(file.server, player.pk)).at(-2)).toEqual({ role: "user", text: heard });
     }
-    expect(stt.requests.length).toBe(before + 2);
+    expect(stt.transcriptions.length).toBe(before + 2);
     expect(unity.errors).toEqual([]);
-    stt.text = "I want to play with my puppy";
+    stt.transcript = "I want to play with my puppy";
     unity.probe.close();
   }, 60_000);
 });

@@ -5,15 +5,15 @@ import { createEngine } from "../../src/engine/engine.ts";
 import { LlmError } from "../../src/engine/llm/errors.ts";
 import { createOpenAiLlm } from "../../src/engine/llm/openai.ts";
 import { PREAMBLE } from "../../src/engine/prompt/index.ts";
-import { refusedUrl, startFakeOpenAi } from "./helpers/fake-openai-server.ts";
+import { refusedUrl, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { collect, textOf, turnInput, types } from "./helpers/turn.ts";
 
 const testConfig = (env: Record<string, string>) => loadConfig({ HOOT_LOCAL_TOKENS_PER_SECOND: "0", ...env });
 
-const server = startFakeOpenAi();
+const server = startFakeOpenAi({ reply: ["Hi", " there!"] });
 afterAll(() => server.stop());
 beforeEach(() => {
-  server.requests.length = 0;
+  server.chats.length = 0;
 });
 
 function openAiEngine(env: Record<string, string> = {}) {
@@ -54,8 +54,8 @@ describe("openai provider", () => {
     );
     expect(types(events)).toEqual(["text", "text", "text", "text", "complete"]);
     expect(textOf(events)).toBe("Hoo-hoo! Hi Mia.");
-    expect(server.requests).toHaveLength(1);
-    const received = server.requests[0]!;
+    expect(server.chats).toHaveLength(1);
+    const received = server.chats[0]!;
     expect(received.path).toBe("/v1/chat/completions");
     expect(received.authorization).toBe("Bearer sk-test-123");
     expect(received.body.model).toBe("tiny-model");
@@ -76,21 +76,21 @@ describe("openai provider", () => {
   it("sends no Authorization header and no temperature when neither is set", async () => {
     const engine = openAiEngine({ HOOT_LLM_API_KEY: "" });
     await collect(engine.runTurn(turnInput()));
-    expect(server.requests[0]!.authorization).toBeNull();
-    expect(server.requests[0]!.body.temperature).toBeUndefined();
+    expect(server.chats[0]!.authorization).toBeNull();
+    expect(server.chats[0]!.body.temperature).toBeUndefined();
   });
 
   it("retries a 500 before the first token once, then succeeds", async () => {
     server.plan({ kind: "status", status: 500 }, { kind: "stream", tokens: ["Recovered."] });
     const events = await collect(openAiEngine().runTurn(turnInput()));
-    expect(server.requests).toHaveLength(2);
+    expect(server.chats).toHaveLength(2);
     expect(types(events)).toEqual(["text", "complete"]);
   });
 
   it("yields interaction_error after a 500 on the retry too, without the server's message", async () => {
     server.plan({ kind: "status", status: 500 }, { kind: "status", status: 503 });
     const events = await collect(openAiEngine().runTurn(turnInput()));
-    expect(server.requests).toHaveLength(2);
+    expect(server.chats).toHaveLength(2);
     expect(types(events)).toEqual(["error"]);
     expect(events[0]!.frame).toMatchObject({ code: "llm_unavailable" });
     expect(JSON.stringify(events)).not.toContain("sk-");
@@ -99,7 +99,7 @@ describe("openai provider", () => {
   it("does not retry a 401", async () => {
     server.plan({ kind: "status", status: 401 });
     const events = await collect(openAiEngine().runTurn(turnInput()));
-    expect(server.requests).toHaveLength(1);
+    expect(server.chats).toHaveLength(1);
     expect(events.map((e) => e.frame)).toEqual([expect.objectContaining({ type: "error", code: "llm_unavailable" })]);
   });
 
@@ -124,10 +124,10 @@ describe("openai provider", () => {
     const events = await collect(openAiEngine({ HOOT_LLM_FIRST_TOKEN_TIMEOUT_MS: "150" }).runTurn(turnInput()));
     const elapsed = performance.now() - start;
     expect(events.map((e) => e.frame)).toEqual([expect.objectContaining({ type: "error", code: "llm_timeout" })]);
-    expect(server.requests).toHaveLength(2);
+    expect(server.chats).toHaveLength(2);
     expect(elapsed).toBeLessThan(1000);
     await Bun.sleep(20);
-    expect(server.requests.map((r) => r.aborted)).toEqual([true, true]);
+    expect(server.chats.map((r) => r.aborted)).toEqual([true, true]);
   });
 
   it("reports a stall mid-stream after the text already sent, without retrying", async () => {
@@ -138,9 +138,9 @@ describe("openai provider", () => {
     expect(types(events)).toEqual(["text", "text", "error"]);
     expect(textOf(events)).toBe("One two");
     expect(events.at(-1)!.frame).toMatchObject({ code: "llm_timeout" });
-    expect(server.requests).toHaveLength(1);
+    expect(server.chats).toHaveLength(1);
     await Bun.sleep(20);
-    expect(server.requests[0]!.aborted).toBe(true);
+    expect(server.chats[0]!.aborted).toBe(true);
   });
 
   it("stops the request when the turn is interrupted", async () => {
@@ -153,6 +153,6 @@ describe("openai provider", () => {
     }
     expect(seen).toEqual(["text"]);
     await Bun.sleep(50);
-    expect(server.requests.map((r) => r.aborted)).toEqual([true]);
+    expect(server.chats.map((r) => r.aborted)).toEqual([true]);
   });
 });

@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadHistory, purgeExpired } from "../../src/conversations/service.ts";
-import { type FakeOpenAiServer, startFakeOpenAi } from "../engine/helpers/fake-openai-server.ts";
 import { rawSql } from "../helpers/database.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, login, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
-let fake: FakeOpenAiServer;
+let fake: FakeOpenAi;
 let dir: string;
 
 beforeAll(() => {
-  fake = startFakeOpenAi({ kind: "stream", tokens: ["Hoo", " hoo!", " Nice", " to", " meet", " you."] });
+  fake = startFakeOpenAi({ reply: ["Hoo", " hoo!", " Nice", " to", " meet", " you."] });
   dir = mkdtempSync(join(tmpdir(), "hoot-memory-"));
 });
 afterAll(async () => {
@@ -20,8 +20,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const openaiEnv = () => ({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: `${fake.url}/v1`, HOOT_LLM_API_KEY: "sk-test-key", HOOT_LLM_MODEL: "fake-model" });
-const lastMessages = () => fake.requests.at(-1)!.body.messages!;
+const openaiEnv = () => ({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: fake.url, HOOT_LLM_API_KEY: "sk-test-key", HOOT_LLM_MODEL: "fake-model" });
+const lastMessages = () => fake.chats.at(-1)!.body.messages!;
 
 describe("player memory through the socket (OpenAI-compatible provider on loopback)", () => {
   it("gives the model the prompt with context filled in, the temperature, and the history across sockets and a restart", async () => {
@@ -38,7 +38,7 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
         .map((e) => e.text)
         .join(""),
     ).toBe("Hoo hoo! Nice to meet you.");
-    const request = fake.requests.at(-1)!;
+    const request = fake.chats.at(-1)!;
     expect(request.body.temperature).toBe(0.3);
     expect(request.body.model).toBe("fake-model");
     expect(request.authorization).toBe("Bearer sk-test-key");
@@ -83,11 +83,13 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
   it("keeps only what was sent when interrupted, cut at at_character", async () => {
     // Two sentences: under the default policy text leaves a sentence at a time, once it has passed the output checks.
     const slow = startFakeOpenAi({
-      kind: "stream",
-      tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."],
-      delayMs: 60,
+      reply: {
+        kind: "stream",
+        tokens: ["Once", " upon", " a", " time.", " There", " was", " a", " dragon", " who", " loved", " pancakes."],
+        delayMs: 60,
+      },
     });
-    const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: `${slow.url}/v1` });
+    const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: slow.url });
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
@@ -115,8 +117,8 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
   });
 
   it("turns a provider failure into interaction_error and the close, and the socket stays usable", async () => {
-    const broken = startFakeOpenAi({ kind: "status", status: 500 });
-    const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: `${broken.url}/v1` });
+    const broken = startFakeOpenAi({ reply: { kind: "status", status: 500 } });
+    const server = await startTestServer({ ...openaiEnv(), HOOT_LLM_BASE_URL: broken.url });
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
@@ -129,7 +131,7 @@ describe("player memory through the socket (OpenAI-compatible provider on loopba
       const error = events.find((e) => e.event === "interaction_error")!;
       expect(JSON.stringify(error)).not.toContain("sk-");
       // One retry when nothing had been sent yet.
-      expect(broken.requests).toHaveLength(2);
+      expect(broken.chats).toHaveLength(2);
       expect((await probe.request("ping")).kind).toBe("ping");
       probe.close();
     } finally {

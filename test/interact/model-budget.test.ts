@@ -4,18 +4,18 @@
  * the configured model is the one get_available_models lists and set_service_profile picks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { type FakeOpenAiServer, startFakeOpenAi } from "../engine/helpers/fake-openai-server.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
-let fake: FakeOpenAiServer;
+let fake: FakeOpenAi;
 let server: TestServer;
 
 beforeAll(async () => {
-  fake = startFakeOpenAi({ kind: "stream", tokens: ["Hoo", " hoo!"] });
+  fake = startFakeOpenAi({ reply: ["Hoo", " hoo!"] });
   server = await startTestServer({
     HOOT_LLM_PROVIDER: "openai",
-    HOOT_LLM_BASE_URL: `${fake.url}/v1`,
+    HOOT_LLM_BASE_URL: fake.url,
     HOOT_LLM_API_KEY: "sk-test-key",
     HOOT_LLM_MODEL: "fake-model",
     HOOT_PROMPT_BUDGET_CHARS: "8000",
@@ -37,7 +37,7 @@ describe("the model's budget and the model list, with an OpenAI-compatible provi
     const { events } = await probe.interact("What did Bella say?", { context: { player_name: "Mia" } });
     expect(events.at(-1)!.kind).toBe("close");
     expect(events.map((e) => e.event)).toContain("interaction_complete");
-    const messages = fake.requests.at(-1)!.body.messages!;
+    const messages = fake.chats.at(-1)!.body.messages!;
     expect(messages.reduce((n, m) => n + m.content.length, 0)).toBeLessThanOrEqual(8000);
     const system = messages[0]!.content;
     expect(system).toContain(lines.at(-1)!);

@@ -9,14 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unityChunks } from "../engine/voice-in/helpers/ogg.ts";
 import { envelopeMatch, fixture, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { spawnServer } from "../helpers/process.ts";
 import { api, login } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
-import { startFakeStt } from "./helpers/fake-stt.ts";
 
 let dir: string;
 let binary: string;
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hoot-voice-bin-"));
@@ -53,8 +53,8 @@ describe("voice input in the compiled binary", () => {
       probe.close();
       expect(events.map((e) => e.event ?? e.kind).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
       expect(events.at(-2)!.event).toBe("interaction_complete");
-      expect(stt.requests).toHaveLength(1);
-      expect(envelopeMatch(await speech(), stt.requests[0]!.samples!)).toBeGreaterThan(0.9);
+      expect(stt.transcriptions).toHaveLength(1);
+      expect(envelopeMatch(await speech(), stt.transcriptions[0]!.samples!)).toBeGreaterThan(0.9);
     } finally {
       proc.kill("SIGTERM");
       await proc.exited;

@@ -12,14 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import { resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
-import { startFakeStt } from "./helpers/fake-stt.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const available = existsSync(CHROMIUM) || process.env.CI === "true";
 if (!available) console.warn(`skipping the Chromium MediaRecorder test: ${CHROMIUM} is missing (apt-get install chromium)`);
 
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 const file = serverForFile({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url });
 
 let browser: Browser;
@@ -124,8 +124,8 @@ describe.skipIf(!available)("a voice turn recorded by Chromium's MediaRecorder",
     await page.close();
     expect(outcome.sizes.length).toBeGreaterThan(5);
     expect(outcome.kinds).toEqual(outcome.kinds.map(() => "add_audio"));
-    expect(outcome.transcript).toBe(stt.text);
-    const heard = stt.requests.at(-1)!;
+    expect(outcome.transcript).toBe(stt.transcript);
+    const heard = stt.transcriptions.at(-1)!;
     expect(heard.wavError).toBeNull();
     // The recogniser got about as much audio as was spoken (MediaRecorder may start a little late).
     expect(heard.samples!.length / 16000).toBeGreaterThan(spokenSeconds * 0.5);

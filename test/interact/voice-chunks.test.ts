@@ -6,11 +6,11 @@
  */
 import { afterAll, describe, expect, it } from "bun:test";
 import { chunks, fixture } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, serverForFile } from "../helpers/server.ts";
 import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
-import { startFakeStt } from "./helpers/fake-stt.ts";
 
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 // A low message limit: refusals count toward it, so one refusal per chunk would close the socket.
 const file = serverForFile({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_WS_MESSAGES_PER_MINUTE: "20" });
 afterAll(() => stt.stop());
@@ -40,7 +40,7 @@ describe("voice chunks cut anywhere", () => {
     const answers = await upload(probe, [webm.subarray(0, 1), ...chunks(webm.subarray(1), 600)]);
     expect(answers.map((a) => a.code ?? a.kind)).toEqual(answers.map(() => "add_audio"));
     const events = await voiceTurn(probe);
-    expect(events.find((e) => e.event === "transcript")).toMatchObject({ text: stt.text });
+    expect(events.find((e) => e.event === "transcript")).toMatchObject({ text: stt.transcript });
     expect(events.at(-2)).toMatchObject({ event: "interaction_complete" });
     probe.close();
   }, 30_000);
@@ -75,7 +75,7 @@ describe("voice chunks cut anywhere", () => {
     // A new recording after it is heard.
     const again = await upload(probe, [webm.subarray(0, 1), ...chunks(webm.subarray(1), 600)]);
     expect(again.filter((a) => a.kind !== "add_audio")).toEqual([]);
-    expect((await voiceTurn(probe)).find((e) => e.event === "transcript")).toMatchObject({ text: stt.text });
+    expect((await voiceTurn(probe)).find((e) => e.event === "transcript")).toMatchObject({ text: stt.transcript });
     expect((await probe.request("ping")).kind).toBe("ping");
     probe.close();
   }, 30_000);

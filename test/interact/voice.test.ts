@@ -14,11 +14,11 @@ import { liveVoiceBuffers } from "../../src/interact/voice.ts";
 import { eventually, rememberedOf } from "../compat/socket-helpers.ts";
 import { unityChunks } from "../engine/voice-in/helpers/ogg.ts";
 import { chunks, envelopeMatch, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
-import { startFakeStt } from "./helpers/fake-stt.ts";
 
-const stt = startFakeStt();
+const stt = startFakeOpenAi();
 const file = serverForFile({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_STT_MODEL: "whisper-large-v3", HOOT_WS_MESSAGES_PER_MINUTE: "60" });
 afterAll(() => stt.stop());
 
@@ -69,12 +69,12 @@ describe("voice input over the socket", () => {
       const probe = await openSession(file.server.url, player.token);
       const answers = await upload(probe, await make(), config);
       expect(answers.map((a) => a.kind)).toEqual(answers.map(() => "add_audio"));
-      const before = stt.requests.length;
+      const before = stt.transcriptions.length;
       const { events } = await voiceTurn(probe);
       expect(names(events).slice(0, 2)).toEqual(["interaction_started", "transcript"]);
       expect(names(events).slice(-3)).toEqual(["text_complete", "interaction_complete", "close"]);
       expect(events[1]).toMatchObject({ type: "stream", kind: "interact", event: "transcript", text: "I want to play with my puppy" });
-      const heard = stt.requests[before]!;
+      const heard = stt.transcriptions[before]!;
       expect(heard).toMatchObject({
         wavError: null,
         fileName: "audio.wav",
@@ -111,16 +111,16 @@ describe("voice input over the socket", () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await openSession(file.server.url, player.token);
     await upload(probe, unityChunks(fixture("puppy.unity.ogg")), { sampling_rate: 16000, mime_type: "audio/ogg" });
-    const before = stt.requests.length;
+    const before = stt.transcriptions.length;
     expect(await probe.request("transcribe", { language_code: "en-US" })).toMatchObject({
       type: "response",
       kind: "transcribe",
       text: "I want to play with my puppy",
     });
     expect(await probe.request("transcribe", { language_code: "en-US" })).toMatchObject({ kind: "transcribe" });
-    expect(stt.requests[before + 1]!.samples).toEqual(stt.requests[before]!.samples);
+    expect(stt.transcriptions[before + 1]!.samples).toEqual(stt.transcriptions[before]!.samples);
     expect(names((await voiceTurn(probe)).events)).toContain("interaction_complete");
-    expect(stt.requests[before + 2]!.samples).toEqual(stt.requests[before]!.samples);
+    expect(stt.transcriptions[before + 2]!.samples).toEqual(stt.transcriptions[before]!.samples);
     const again = await voiceTurn(probe, { text: "" });
     expect(names(again.events)).toEqual(["error", "close"]);
     expect(again.events[0]).toMatchObject({ type: "stream", kind: "error", code: "no_audio" });
@@ -284,8 +284,8 @@ describe("voice input: privacy", () => {
     // The files hoot writes are SQLite's (on PostgreSQL the database is another server's disk).
     const server = await startTestServer({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url }, { dir, backend: "sqlite" });
     const said = "my secret zanzibar quokka lives at 42 Wallaby Way and my phone number is 555 867 5309";
-    const { text: before } = stt;
-    stt.text = said;
+    const { transcript: before } = stt;
+    stt.transcript = said;
     try {
       const team = await createTeamFixture(server);
       const player = await createPlayer(server, team);
@@ -330,7 +330,7 @@ describe("voice input: privacy", () => {
       await server.close();
       scan(false);
     } finally {
-      stt.text = before;
+      stt.transcript = before;
       await server.close().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     }

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession } from "../helpers/ws.ts";
-import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
@@ -46,12 +46,12 @@ const FIRST_LINES = [
   "I'm a bit sad today",
 ];
 
-let fake: FakeProviders;
+let fake: FakeOpenAi;
 let server: TestServer;
 let team: TeamFixture;
 
 beforeAll(async () => {
-  fake = startFakeProviders();
+  fake = startFakeOpenAi();
   server = await startTestServer(fakeProviderEnv(fake));
   team = await createTeamFixture(server);
 });
@@ -72,7 +72,7 @@ describe("example lines never trigger a policy", () => {
     const probe = await openSession(server.url, player.token, { prompt: consolePrompt });
     const held: string[] = [];
     for (const line of [...documentedExamples(), ...FIRST_LINES]) {
-      fake.reply(["What a lovely thing to say! ", "Shall we read a story about a friendly owl together?"]);
+      fake.plan(["What a lovely thing to say! ", "Shall we read a story about a friendly owl together?"]);
       const { events } = await probe.interact(line, {}, 20_000);
       const notices = events.filter((e: Msg) => e.event === "safety_policy");
       const said = events

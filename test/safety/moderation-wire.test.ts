@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { BUILTIN_POLICIES } from "../../src/engine/safety/checks.ts";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession } from "../helpers/ws.ts";
-import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
-let fake: FakeProviders;
+let fake: FakeOpenAi;
 let server: TestServer;
 let team: TeamFixture;
 
 beforeAll(async () => {
-  fake = startFakeProviders();
+  fake = startFakeOpenAi();
   server = await startTestServer(
     fakeProviderEnv(fake, {
       HOOT_MODERATION_PROVIDER: "openai",
@@ -52,7 +52,7 @@ async function talk(text: string) {
 describe("a moderation model behind the rules", () => {
   it("sees only redacted text, for the input and for each reply sentence", async () => {
     fake.moderate({ kind: "safe" }, { kind: "safe" });
-    fake.reply(["What", " a lovely", " name!"]);
+    fake.plan(["What", " a lovely", " name!"]);
     const asked = fake.moderated.length;
     const events = await talk("hi, my email is tom.b@example.org");
     expect(reply(events)).toBe("What a lovely name!");
@@ -62,7 +62,7 @@ describe("a moderation model behind the rules", () => {
 
   it("holds a reply sentence it flags that the rules passed, and the reply carries on", async () => {
     fake.moderate({ kind: "safe" }, { kind: "safe" }, { kind: "flag", categories: ["violence"] }, { kind: "safe" });
-    fake.reply(["Hello", " there!", " The knight", " hit the troll", " very hard.", " Bye", " now."]);
+    fake.plan(["Hello", " there!", " The knight", " hit the troll", " very hard.", " Bye", " now."]);
     const events = await talk("tell me a story");
     expect(shown(events)).toBe("Hello there! Bye now.");
     expect(reply(events)).toBe("Hello there! Bye now.");
@@ -90,7 +90,7 @@ describe("a moderation model behind the rules", () => {
 
   it("fails safe on a reply sentence: it is replaced by the fallback line and the reply ends", async () => {
     fake.moderate({ kind: "safe" }, { kind: "slow", ms: 3000 });
-    fake.reply(["Blue", " is my", " favourite!", " What", " is yours?"]);
+    fake.plan(["Blue", " is my", " favourite!", " What", " is yours?"]);
     const events = await talk("what is your favourite colour?");
     expect(notices(events)).toEqual([{ category: "moderation", action: "block" }]);
     expect(shown(events)).not.toContain("Blue");

@@ -8,17 +8,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deleteTeam } from "../../src/teams/service.ts";
 import { rawSql } from "../helpers/database.ts";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession, WsProbe } from "../helpers/ws.ts";
-import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
-let fake: FakeProviders;
+let fake: FakeOpenAi;
 let server: TestServer;
 let teamA: TeamFixture;
 let teamB: TeamFixture;
 
 beforeAll(async () => {
-  fake = startFakeProviders();
+  fake = startFakeOpenAi();
   server = await startTestServer(fakeProviderEnv(fake));
   teamA = await createTeamFixture(server);
   teamB = await createTeamFixture(server);
@@ -171,7 +171,7 @@ describe("a configuration that names a team policy", () => {
       expect(notices(blocked.events)).toEqual([{ category: "custom", action: "redirect" }]);
       expect(reply(blocked.events)).toBe("Let's get back to the mission, captain!");
       // violence input is allowed by this policy: the model answers.
-      fake.reply(["Pew", " pew!"]);
+      fake.plan(["Pew", " pew!"]);
       const fight = await probe.interact("I want to blast the alien ship and kill the boss");
       expect(fake.chats.length).toBe(chats + 1);
       expect(reply(fight.events)).toBe("Pew pew!");
@@ -222,7 +222,7 @@ describe("a configuration that names a team policy", () => {
     expect(reply((await probe.interact("tell me about a dragon")).events)).toBe("Let's talk about unicorns!");
     // ...and takes the new version when it reconfigures.
     expect((await probe.request("merge_configuration", { config: { temperature: 0.5 } })).kind).toBe("merge_configuration");
-    fake.reply(["Dragons", " are great!"]);
+    fake.plan(["Dragons", " are great!"]);
     expect(reply((await probe.interact("tell me about a dragon")).events)).toBe("Dragons are great!");
     expect(reply((await probe.interact("tell me about a goblin")).events)).toBe("Let's talk about unicorns!");
 

@@ -1,6 +1,6 @@
 /**
  * Child safety through the real server: a fake OpenAI-compatible model, speech and moderation on loopback
- * (helpers/fake-providers.ts), a real SQLite file, real sockets. What a child can meet (text, text_complete,
+ * (test/helpers/fake-openai.ts), a real SQLite file, real sockets. What a child can meet (text, text_complete,
  * audio), what the model is sent, what is stored (history, database bytes, logs) and what is recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
@@ -10,16 +10,16 @@ import { loadHistory } from "../../src/conversations/service.ts";
 import { BUILTIN_POLICIES } from "../../src/engine/safety/checks.ts";
 import { WITHHELD } from "../../src/interact/safety.ts";
 import { everything, rawSql } from "../helpers/database.ts";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession } from "../helpers/ws.ts";
-import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "./helpers/fake-providers.ts";
 
-let fake: FakeProviders;
+let fake: FakeOpenAi;
 let server: TestServer;
 let team: TeamFixture;
 
 beforeAll(async () => {
-  fake = startFakeProviders();
+  fake = startFakeOpenAi();
   server = await startTestServer(fakeProviderEnv(fake));
   team = await createTeamFixture(server);
 });
@@ -49,7 +49,7 @@ const history = (playerPk: number) => loadHistory(server.deps, playerPk, 1_000_0
 describe("model output is checked sentence by sentence before it leaves", () => {
   it("drops a blocked sentence split across tokens and carries on: not in text, text_complete, audio or the history", async () => {
     const { player, probe } = await session();
-    fake.reply(["Hi", " there!", " He st", "abbed the m", "an until bl", "ood poured", " out everywhere.", " Let's", " play a", " game."]);
+    fake.plan(["Hi", " there!", " He st", "abbed the m", "an until bl", "ood poured", " out everywhere.", " Let's", " play a", " game."]);
     const spokenBefore = fake.spoken.length;
     const { events } = await probe.interact("tell me a story", { audio_output: true }, 20_000);
     probe.close();
@@ -78,7 +78,7 @@ describe("model output is checked sentence by sentence before it leaves", () => 
   it("replaces a grooming sentence with the policy's line, ends the reply and stops the model", async () => {
     const { player, probe } = await session();
     fake.tokenDelayMs = 5;
-    fake.reply(["What", " a fun day!", " Don't t", "ell your par", "ents about our lit", "tle secret.", " Send me", " a photo", " of you.", " Bye", " now."]);
+    fake.plan(["What", " a fun day!", " Don't t", "ell your par", "ents about our lit", "tle secret.", " Send me", " a photo", " of you.", " Bye", " now."]);
     const spokenBefore = fake.spoken.length;
     const { events } = await probe.interact("hello", { audio_output: true }, 20_000).finally(() => (fake.tokenDelayMs = 0));
     probe.close();
@@ -98,7 +98,7 @@ describe("model output is checked sentence by sentence before it leaves", () => 
     const { probe } = await session();
     fake.tokenDelayMs = 5;
     try {
-      fake.reply(["You", " sho", "uld h", "urt your", "self."]);
+      fake.plan(["You", " sho", "uld h", "urt your", "self."]);
       const { events } = await probe.interact("I am sad", { audio_output: false }, 20_000);
       const fragments = of(events, "text").map((e) => e.text as string);
       // The first text the child sees is the calm trusted-adult line, never "You", "sho" or "urt your".
@@ -117,12 +117,12 @@ describe("the child's words are checked before the model is called", () => {
     const { player, probe } = await session();
     const typed = "my phone number is 07700 900123 and my email is mia.jones@example.com, I live at 42 Oak Street";
     const before = fake.chats.length;
-    fake.reply(["Thanks", " for telling me!"]);
+    fake.plan(["Thanks", " for telling me!"]);
     const { events } = await probe.interact(typed);
     probe.close();
     expect(notices(events)).toEqual([{ category: "personal_info", action: "redact" }]);
     expect(fake.chats.length).toBe(before + 1);
-    const sent = JSON.stringify(fake.chats.at(-1)!.messages);
+    const sent = JSON.stringify(fake.chats.at(-1)!.body.messages);
     expect(sent).toContain("my phone number is [phone number] and my email is [email], I live at [address]");
     for (const secret of ["07700", "900123", "mia.jones", "example.com", "Oak Street"]) expect(sent).not.toContain(secret);
     expect((await history(player.pk))[0]).toEqual({ role: "user", text: "my phone number is [phone number] and my email is [email], I live at [address]" });
@@ -191,7 +191,7 @@ describe("session awareness", () => {
     const { player, probe } = await session({ safety_policy: "children_standard" });
     // A teen's mild swearing reaches the model under children_standard...
     let chats = fake.chats.length;
-    fake.reply(["Yeah,", " that level is tough!"]);
+    fake.plan(["Yeah,", " that level is tough!"]);
     const mild = await probe.interact("this damn level is hard");
     expect(fake.chats.length).toBe(chats + 1);
     expect(notices(mild.events)).toEqual([]);
@@ -221,7 +221,7 @@ describe("session awareness", () => {
 
   it("records an output escalation (the model encouraging self-harm) with direction output", async () => {
     const { player, probe } = await session();
-    fake.reply(["You", " should", " hurt", " yourself."]);
+    fake.plan(["You", " should", " hurt", " yourself."]);
     await probe.interact("I feel bad");
     probe.close();
     // An output's incident is written beside the turn, not before its completion (an input's is awaited):
@@ -283,7 +283,7 @@ describe("the database files", () => {
       "text me at (415) 555-0199",
     ];
     for (const text of typed) {
-      fake.reply(["Okay!"]);
+      fake.plan(["Okay!"]);
       await probe.interact(text);
     }
     probe.close();

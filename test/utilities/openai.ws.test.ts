@@ -5,11 +5,13 @@
  * errors, slow answers, answers outside the list, unsafe answers) become `data` error values, never a broken stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { askedAbout, askedQuestion, type ChatBody, type FakeOpenAi, startFakeOpenAi, type UtilityAnswer } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession, type WsProbe } from "../helpers/ws.ts";
-import { askedAbout, askedQuestion, type ChatBody, type FakeOpenAi, startFakeOpenAi, type UtilityAnswer } from "./helpers/fake-openai.ts";
 
 let fake: FakeOpenAi;
+/** Every chat call's body, in arrival order. */
+const bodies = () => fake.chats.map((c) => c.body);
 let server: TestServer;
 let team: TeamFixture;
 const probes: WsProbe[] = [];
@@ -73,7 +75,7 @@ const dataOf = (events: Msg[]) => Object.assign({}, ...events.filter((e) => e.ev
 describe("utilities as side calls to an OpenAI-compatible server", () => {
   it("runs all three positions, asks with structured output, and fills {{name}} in the reply's prompt", async () => {
     const probe = await session();
-    const before = fake.requests.length;
+    const before = bodies().length;
     const { events } = await probe.interact("I love my cat", { on_input: ["cats"], on_input_non_blocking: ["topic"], on_output: ["bye"] });
     expect(events.at(-2)?.event).toBe("interaction_complete");
     expect(dataOf(events)).toEqual({ cats: "yes", topic: "cats", bye: "Yes" });
@@ -82,7 +84,7 @@ describe("utilities as side calls to an OpenAI-compatible server", () => {
     expect(order.indexOf("bye")).toBeGreaterThan(order.lastIndexOf("text"));
     expect(order.indexOf("bye")).toBeLessThan(order.indexOf("text_complete"));
 
-    const calls = fake.requests.slice(before);
+    const calls = bodies().slice(before);
     const utility = calls.filter((c) => !c.stream);
     expect(utility).toHaveLength(3);
     const cats = utility.find((c) => askedQuestion(c) === "Did the user mention cats?")!;
@@ -107,17 +109,17 @@ describe("utilities as side calls to an OpenAI-compatible server", () => {
 
   it("fills the question's template from the context", async () => {
     const probe = await session();
-    const before = fake.requests.length;
+    const before = bodies().length;
     const { events } = await probe.interact("hello", { context: { player: "Mia" }, on_input: ["mood"] });
     expect(dataOf(events)).toEqual({ mood: "happy" });
-    expect(askedQuestion(fake.utilityCalls().find((c) => fake.requests.indexOf(c) >= before)!)).toBe("Is Mia happy or sad?");
+    expect(askedQuestion(fake.utilityCalls().find((c) => bodies().indexOf(c) >= before)!)).toBe("Is Mia happy or sad?");
   });
 
   it("shows utilities only redacted child's words", async () => {
     const probe = await session();
-    const before = fake.requests.length;
+    const before = bodies().length;
     await probe.interact("my email is sam.jones@example.com and I love cats", { on_input: ["cats"], on_output: ["bye"] });
-    const asked = fake.requests
+    const asked = bodies()
       .slice(before)
       .filter((c) => !c.stream)
       .map((c) => JSON.stringify(c.messages));

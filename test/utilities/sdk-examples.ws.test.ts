@@ -11,19 +11,14 @@
  *   Newtonsoft with NullValueHandling.Ignore; the configuration carries `context`, `audio_output`, `on_input`,
  *   `on_output`; the interact carries `language_code`.
  *
- * A few of these messages also carry fields that the compatibility work accepts (other providers' voice
- * fields, `speakers`, configuration-level `on_input`); those cases run once the schemas accept those fields,
- * and are reported as skipped until then.
+ * A few of these messages also carry fields from the compatibility work (other providers' voice fields,
+ * `speakers`, configuration-level `on_input`): they always run, so a schema that loses one of those fields fails here.
  */
 import { beforeAll, describe, expect, it } from "bun:test";
-import { ConfigSchema, RequestSchemas, VoiceProfileSchema } from "../../src/interact/model.ts";
 import { api, createPlayer, serverForFile } from "../helpers/server.ts";
 import { type Msg, WsProbe } from "../helpers/ws.ts";
 
 const file = serverForFile();
-const acceptsSpeakers = "speakers" in RequestSchemas.interact.properties;
-const acceptsConfigDefaults = "on_input" in ConfigSchema.properties;
-const acceptsOtherVoices = "provider" in VoiceProfileSchema.properties;
 
 /** Python: datetime.now(UTC) as pydantic writes it. */
 const pyTime = () => new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1123Z");
@@ -100,7 +95,7 @@ describe("ug-python-sdk", () => {
     probe.close();
   });
 
-  it.skipIf(!acceptsOtherVoices)("set_configuration with the README's whole example (ElevenLabs voice, safety_policy default)", async () => {
+  it("set_configuration with the README's whole example (ElevenLabs voice, safety_policy default)", async () => {
     const probe = await connect();
     const answer = await send(probe, {
       kind: "set_configuration",
@@ -169,7 +164,7 @@ describe("ug-python-sdk", () => {
     probe.close();
   });
 
-  it.skipIf(!acceptsSpeakers)("interact(on_input=…, on_output=…, on_input_non_blocking=…) streams data events the README loop prints", async () => {
+  it("interact(on_input=…, on_output=…, on_input_non_blocking=…) streams data events the README loop prints", async () => {
     const probe = await connect();
     await send(probe, {
       kind: "set_configuration",
@@ -250,58 +245,55 @@ describe("ug-js-sdk", () => {
 });
 
 describe("ug-unity-sdk", () => {
-  it.skipIf(!acceptsConfigDefaults || !acceptsSpeakers)(
-    "AdvancedUtilities sample: cats and finish_conversation on input; DataReceived holds both",
-    async () => {
-      const probe = await connect();
-      const configured = await send(probe, {
-        type: "request",
-        uid: crypto.randomUUID(),
-        kind: "set_configuration",
-        client_start_time: unityTime(),
-        config: {
-          prompt: "Be polite, respond in 1 sentence only",
-          temperature: 0.5,
-          utilities: {
-            cats: { type: "classify", classification_question: "Did the user mention cats in the last message?", answers: ["yes", "no"] },
-            finish_conversation: {
-              type: "classify",
-              classification_question: "Did the user express a desire to finish the conversation? Did the user say 'bye', 'goodbye', or 'end conversation'?",
-              answers: ["yes", "no"],
-            },
+  it("AdvancedUtilities sample: cats and finish_conversation on input; DataReceived holds both", async () => {
+    const probe = await connect();
+    const configured = await send(probe, {
+      type: "request",
+      uid: crypto.randomUUID(),
+      kind: "set_configuration",
+      client_start_time: unityTime(),
+      config: {
+        prompt: "Be polite, respond in 1 sentence only",
+        temperature: 0.5,
+        utilities: {
+          cats: { type: "classify", classification_question: "Did the user mention cats in the last message?", answers: ["yes", "no"] },
+          finish_conversation: {
+            type: "classify",
+            classification_question: "Did the user express a desire to finish the conversation? Did the user say 'bye', 'goodbye', or 'end conversation'?",
+            answers: ["yes", "no"],
           },
-          context: {},
-          audio_output: false,
-          on_input: ["cats", "finish_conversation"],
-          on_output: [],
-          debug: false,
         },
+        context: {},
+        audio_output: false,
+        on_input: ["cats", "finish_conversation"],
+        on_output: [],
+        debug: false,
+      },
+    });
+    expect(configured.kind).toBe("set_configuration");
+    for (const [text, expected] of [
+      ["I have two cats at home", { cats: "yes", finish_conversation: "no" }],
+      ["ok bye, goodbye!", { cats: "no", finish_conversation: "yes" }],
+    ] as const) {
+      const uid = crypto.randomUUID();
+      probe.send({
+        type: "stream",
+        uid,
+        kind: "interact",
+        client_start_time: unityTime(),
+        text,
+        context: {},
+        on_input: ["cats", "finish_conversation"],
+        on_output: [],
+        audio_output: false,
+        language_code: "en",
       });
-      expect(configured.kind).toBe("set_configuration");
-      for (const [text, expected] of [
-        ["I have two cats at home", { cats: "yes", finish_conversation: "no" }],
-        ["ok bye, goodbye!", { cats: "no", finish_conversation: "yes" }],
-      ] as const) {
-        const uid = crypto.randomUUID();
-        probe.send({
-          type: "stream",
-          uid,
-          kind: "interact",
-          client_start_time: unityTime(),
-          text,
-          context: {},
-          on_input: ["cats", "finish_conversation"],
-          on_output: [],
-          audio_output: false,
-          language_code: "en",
-        });
-        const events = await probe.collect(uid);
-        // DataReceived: dataMessage.TryGetValue("cats"), TryGetValue("finish_conversation") on the same message.
-        const data = events.filter((e) => e.event === "data");
-        expect(data).toHaveLength(1);
-        expect(data[0]!.data).toEqual(expected);
-      }
-      probe.close();
-    },
-  );
+      const events = await probe.collect(uid);
+      // DataReceived: dataMessage.TryGetValue("cats"), TryGetValue("finish_conversation") on the same message.
+      const data = events.filter((e) => e.event === "data");
+      expect(data).toHaveLength(1);
+      expect(data[0]!.data).toEqual(expected);
+    }
+    probe.close();
+  });
 });
