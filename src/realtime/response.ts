@@ -11,9 +11,10 @@
  */
 import type { ServerMessage } from "../interact/protocol.ts";
 import { type AudioFormatType, durationMs, encodeOutput } from "./audio.ts";
+import type { ServerEventType } from "./events.ts";
 
-/** A server event before its event_id is added. */
-export type OutgoingEvent = { type: string } & Record<string, unknown>;
+/** A server event before its event_id is added (its type one of the documented ones, events.ts). */
+export type OutgoingEvent = { type: ServerEventType } & Record<string, unknown>;
 
 export interface ResponseSetup {
   id: string;
@@ -168,7 +169,7 @@ export class ResponseRun {
   private onText(delta: string): void {
     this.open();
     this.text += delta;
-    const type = this.setup.modality === "text" ? "response.output_text.delta" : "response.output_audio_transcript.delta";
+    const type = this.setup.modality === "text" ? ("response.output_text.delta" as const) : ("response.output_audio_transcript.delta" as const);
     this.setup.send({ type, response_id: this.id, item_id: this.itemId, output_index: 0, content_index: 0, delta });
   }
 

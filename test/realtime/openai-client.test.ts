@@ -99,6 +99,8 @@ describe("the openai package's realtime client over wss", () => {
     const done = events.at(-1)!;
     expect(done.response).toMatchObject({ status: "completed", output: [{ role: "assistant", content: [{ type: "output_text", text }] }] });
     expect(types(events)).not.toContain("response.output_audio.delta");
+    // Every event the server sent is one of the documented union (the AsyncAPI document's schemas).
+    expect(rt.undocumented).toEqual([]);
     await eventually(async () => (await rememberedOf(server, player.pk)).length === 2);
     expect(await rememberedOf(server, player.pk)).toEqual([
       { role: "user", text: "What do owls eat?" },
@@ -116,6 +118,7 @@ describe("the openai package's realtime client over wss", () => {
     const transcript = joined(events, "response.output_audio_transcript.delta");
     expect(transcript.length).toBeGreaterThan(0);
     expect(events.find((e) => e.type === "response.output_audio_transcript.done")!.transcript).toBe(transcript);
+    expect(rt.undocumented).toEqual([]);
     expect(types(events)).toContain("response.output_audio.done");
     expect(types(events)).not.toContain("response.output_text.delta");
     // 16-bit samples at 24 kHz: a spoken sentence lasts well over half a second, and it is not silence.
@@ -158,6 +161,7 @@ describe("the openai package's realtime client over wss", () => {
     const incidents = () => rawSql(server.deps.database, "SELECT category FROM safety_incidents WHERE player_id = ?", player.pk);
     await eventually(async () => (await incidents()).length > 0);
     expect(await incidents()).toEqual([{ category: "self_harm" }]);
+    expect(rt.undocumented).toEqual([]);
     rt.close();
   });
 

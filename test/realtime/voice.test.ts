@@ -94,6 +94,7 @@ describe("audio in over the openai package's client", () => {
     await eventually(async () => (await rememberedOf(server, player.pk)).length === 2);
     expect((await rememberedOf(server, player.pk))[0]).toEqual({ role: "user", text: HEARD });
     expect(rt.errors).toEqual([]);
+    expect(rt.undocumented).toEqual([]);
     rt.close();
   });
 

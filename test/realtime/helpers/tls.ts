@@ -7,8 +7,12 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import OpenAI from "openai";
 import { OpenAIRealtimeWS } from "openai/realtime/ws";
+import { ServerEventSchema } from "../../../src/realtime/events.ts";
+
+const documented = TypeCompiler.Compile(ServerEventSchema);
 
 export interface TlsFiles {
   certFile: string;
@@ -53,6 +57,8 @@ export type Event = Record<string, any>;
 export class OpenAiRealtime {
   readonly events: Event[] = [];
   readonly errors: Error[] = [];
+  /** Server events that match no schema of the documented union (src/realtime/events.ts): always empty. */
+  readonly undocumented: Event[] = [];
   private cursor = 0;
   private wake: (() => void) | null = null;
   readonly rt: OpenAIRealtimeWS;
@@ -64,6 +70,7 @@ export class OpenAiRealtime {
     this.rt = new OpenAIRealtimeWS({ model, options: { ca } as object }, client);
     this.rt.on("event", (event) => {
       this.events.push(event);
+      if (!documented.Check(event)) this.undocumented.push(event);
       this.wake?.();
     });
     this.rt.on("error", (error) => {
