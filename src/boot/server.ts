@@ -72,13 +72,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     throw error;
   }
   // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations, safety.
+  const history = conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs);
   const interact = interactRoutes(deps, engine, {
-    history: conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs),
+    history,
     stored: storedConfigLookup(deps.store),
     safety: createSafetyPorts(deps),
   });
   // The OpenAI Realtime door: a second wire over the interact socket's connections and sessions.
-  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config));
+  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config), history);
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin, realtime] });
   try {
     // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and

@@ -30,7 +30,13 @@ export interface RealtimeNeeds {
 const KEY_PROTOCOL = "openai-insecure-api-key.";
 
 /** The realtime controller, over the interact socket's connections. */
-export function realtimeRoutes(deps: RealtimeNeeds, engine: { voices(): string[] }, connections: Connections, models: ReadonlyMap<string, string>): Elysia {
+export function realtimeRoutes(
+  deps: RealtimeNeeds,
+  engine: { voices(): string[] },
+  connections: Connections,
+  models: ReadonlyMap<string, string>,
+  history?: RealtimePorts["history"],
+): Elysia {
   const ports: RealtimePorts = {
     limits: {
       maxMessageBytes: deps.config.wsMaxMessageBytes,
@@ -39,6 +45,7 @@ export function realtimeRoutes(deps: RealtimeNeeds, engine: { voices(): string[]
     },
     voices: () => engine.voices(),
     logger: deps.logger,
+    ...(history ? { history } : {}),
   };
   const plugin = new Elysia({ name: "realtime" }).get(
     "/v1/realtime",

@@ -69,6 +69,11 @@ export class ResponseRun {
     return this.ended;
   }
 
+  /** The reply's text so far (its deltas joined). */
+  get transcript(): string {
+    return this.text;
+  }
+
   /** The whole audio so far, in ms. */
   get audioLength(): number {
     return this.audioMs;

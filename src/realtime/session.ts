@@ -20,6 +20,7 @@
  *    closes the socket with the /interact close code.
  */
 import type { EngineLogger } from "../engine/index.ts";
+import type { History } from "../interact/history.ts";
 import { Inbox } from "../interact/inbox.ts";
 import type { ServerMessage } from "../interact/protocol.ts";
 import type { InteractSession, SessionLimits, SessionSocket } from "../interact/session.ts";
@@ -32,6 +33,8 @@ export interface RealtimePorts {
   limits: Pick<SessionLimits, "maxMessageBytes" | "messagesPerMinute" | "queuedAudioChunks">;
   /** The speech engine's voices; the first is the default child voice. */
   voices(): string[];
+  /** The conversation history, to cut a finished reply to what was heard (truncate). */
+  history?: Pick<History, "amendLastReply">;
   logger: EngineLogger;
 }
 
@@ -250,7 +253,14 @@ export class RealtimeSession {
     const run = [this.response, this.last].find((one) => one?.itemId === event.item_id) ?? null;
     if (!run) return this.error(cause, "item_truncate_invalid_item_id", `no assistant item "${event.item_id.slice(0, 100)}" to truncate`, "item_id");
     const audioEnd = Math.min(event.audio_end_ms, Math.ceil(run.audioLength));
-    if (!run.isDone) await this.request("interrupt", { target_uid: run.id, at_character: run.charactersHeard(audioEnd) });
+    const heard = run.charactersHeard(audioEnd);
+    if (!run.isDone) await this.request("interrupt", { target_uid: run.id, at_character: heard });
+    else if (heard < run.transcript.length && run === this.last && !this.response) {
+      // The turn is saved already: its reply is cut to what the listener heard.
+      const playerId = this.interact?.player?.playerId;
+      const amended = playerId === undefined ? false : await this.ports.history?.amendLastReply?.(playerId, run.transcript.slice(0, heard)).catch(() => false);
+      if (!amended) this.ports.logger.warn({ event: "realtime_truncate_not_saved", session: this.id }, "a truncated reply could not be cut in the history");
+    }
     this.emit({ type: "conversation.item.truncated", item_id: event.item_id, content_index: event.content_index, audio_end_ms: audioEnd });
   }
 

@@ -4,6 +4,7 @@
  * doors, revocation, shutdown), plus truncate.
  */
 import { describe, expect, it } from "bun:test";
+import { eventually, rememberedOf } from "../compat/socket-helpers.ts";
 import { api, createPlayer, createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 import { RtProbe } from "./helpers/probe.ts";
@@ -107,6 +108,30 @@ describe("limits as on /interact", () => {
 });
 
 describe("conversation.item.truncate", () => {
+  it("cuts a finished reply in the history to what was heard up to audio_end_ms", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const probe = await RtProbe.open(file.server.url, { token: player.token });
+    await probe.next("session.created");
+    probe.send({
+      type: "conversation.item.create",
+      item: { type: "message", role: "user", content: [{ type: "input_text", text: "Tell me about the moon." }] },
+    });
+    probe.send({ type: "response.create" });
+    const done = await probe.next("response.done");
+    const { id: itemId, content } = done.response.output[0];
+    const transcript: string = content[0].transcript;
+    await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 2);
+    expect((await rememberedOf(file.server, player.pk))[1]).toEqual({ role: "assistant", text: transcript });
+    probe.send({ type: "conversation.item.truncate", item_id: itemId, content_index: 0, audio_end_ms: 800 });
+    await probe.next("conversation.item.truncated");
+    const remembered = await rememberedOf(file.server, player.pk);
+    expect(remembered[0]).toEqual({ role: "user", text: "Tell me about the moon." });
+    const kept = remembered[1]?.text ?? "";
+    expect(kept.length).toBeLessThan(transcript.length);
+    expect(transcript.startsWith(kept)).toBe(true);
+    probe.close();
+  });
+
   it("answers conversation.item.truncated for an assistant item, and refuses an unknown item by name", async () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await RtProbe.open(file.server.url, { token: player.token });
