@@ -21,7 +21,7 @@ import { type RealtimePorts, RealtimeSession } from "./session.ts";
 
 /** What the realtime door needs from the app. */
 export interface RealtimeNeeds {
-  config: Pick<Config, "trustProxy" | "wsMaxMessageBytes" | "wsMessagesPerMinute" | "wsMaxQueuedAudioChunks">;
+  config: Pick<Config, "trustProxy" | "wsMaxMessageBytes" | "wsMessagesPerMinute" | "wsMaxQueuedAudioChunks" | "wsMaxInteractChars">;
   logger: Logger;
   metrics: Pick<Metrics, "authFailures">;
   callers: Pick<CallerResolver, "fromToken">;
@@ -42,6 +42,7 @@ export function realtimeRoutes(
       maxMessageBytes: deps.config.wsMaxMessageBytes,
       messagesPerMinute: deps.config.wsMessagesPerMinute,
       queuedAudioChunks: deps.config.wsMaxQueuedAudioChunks,
+      maxInteractChars: deps.config.wsMaxInteractChars,
     },
     voices: () => engine.voices(),
     logger: deps.logger,

@@ -15,7 +15,8 @@
  *  - an unknown event type, or a bad field, is an `invalid_request_error` naming it, with the client event's
  *    event_id; the socket stays open;
  *  - one response at a time; a new user turn's words wait in `pending` (text items, or transcripts of
- *    committed audio) until the next response takes them;
+ *    committed audio) until the next response takes them, at most MAX_PENDING items and the interact text
+ *    limit in characters (nothing a client sends grows the session without bound);
  *  - a connection-fatal problem (revocation, rate, shutdown) is an `error` event, then the interact session
  *    closes the socket with the /interact close code.
  */
@@ -30,7 +31,7 @@ import { configOf, defaultView, mergeView, referenceOf, type SessionView, sessio
 import { RealtimeVoice } from "./voice.ts";
 
 export interface RealtimePorts {
-  limits: Pick<SessionLimits, "maxMessageBytes" | "messagesPerMinute" | "queuedAudioChunks">;
+  limits: Pick<SessionLimits, "maxMessageBytes" | "messagesPerMinute" | "queuedAudioChunks" | "maxInteractChars">;
   /** The speech engine's voices; the first is the default child voice. */
   voices(): string[];
   /** The conversation history, to cut a finished reply to what was heard (truncate). */
@@ -41,6 +42,9 @@ export interface RealtimePorts {
 type Reply = Extract<ServerMessage, { type: "response" }>;
 /** The words of one user turn: text at once, or a transcript on its way. */
 type Pending = Promise<string>;
+
+/** User items that may wait for a response. */
+export const MAX_PENDING = 32;
 
 let counter = 0;
 const PREFIX = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
@@ -59,6 +63,7 @@ export class RealtimeSession {
   /** The last finished response, for a truncate that comes after it. */
   private last: ResponseRun | null = null;
   private pending: Pending[] = [];
+  private pendingChars = 0;
   private previousItem: string | null = null;
   private readonly conversationId = newId("conv");
   readonly voice: RealtimeVoice;
@@ -89,6 +94,8 @@ export class RealtimeSession {
       error: (cause, code, message) => this.error(cause, code, message),
       itemAdded: (item) => this.itemAdded(item),
       heard: (words, respond) => {
+        // A transcript is paid for from the audio budget; only the number of waiting items is bounded here.
+        if (this.pending.length >= MAX_PENDING) this.pending.shift();
         this.pending.push(words);
         if (respond) this.startResponse(null, this.view.modality);
       },
@@ -236,6 +243,12 @@ export class RealtimeSession {
       return this.error(cause, "unsupported_content", "a user message's content must be input_text parts with text", "item.content");
     }
     const text = parts.map((part) => part.text).join("\n");
+    const limit = this.ports.limits.maxInteractChars;
+    if (this.pending.length >= MAX_PENDING || this.pendingChars + text.length > limit) {
+      const error = `the user's words waiting for a response would pass ${limit} characters or ${MAX_PENDING} items: send response.create first`;
+      return this.error(cause, "too_much_pending_input", error, "item.content");
+    }
+    this.pendingChars += text.length;
     this.pending.push(Promise.resolve(text));
     const id = item.id ?? newId("item");
     this.itemAdded({ id, type: "message", role: "user", status: "completed", content: parts.map((part) => ({ type: "input_text", text: part.text })) });
@@ -284,6 +297,7 @@ export class RealtimeSession {
     run.created();
     const words = this.pending;
     this.pending = [];
+    this.pendingChars = 0;
     void run.done.then(() => {
       this.runs.delete(id);
       if (this.response === run) this.response = null;

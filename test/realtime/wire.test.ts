@@ -146,3 +146,23 @@ describe("conversation.item.truncate", () => {
     probe.close();
   });
 });
+
+describe("what a client can make the session hold", () => {
+  it("refuses user text waiting for a response past the interact text limit, naming it", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const probe = await RtProbe.open(file.server.url, { token: player.token });
+    await probe.next("session.created");
+    const item = (text: string) => ({
+      type: "conversation.item.create",
+      event_id: "evt_item",
+      item: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+    });
+    for (let i = 0; i < 3; i++) probe.send(item("a".repeat(1000)));
+    for (let i = 0; i < 3; i++) await probe.next("conversation.item.done");
+    probe.send(item("a".repeat(1001)));
+    const refused = await probe.next("error");
+    expect(refused.error).toMatchObject({ code: "too_much_pending_input", event_id: "evt_item", param: "item.content" });
+    expect(refused.error.message).toContain("4000 characters");
+    probe.close();
+  });
+});
