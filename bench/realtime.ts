@@ -6,6 +6,7 @@
  * elsewhere on a shared machine moves both alike):
  *   /interact      interact -> first `text` event (bench/interact-load.ts, turns mode)
  *   /v1/realtime   response.create -> first response.output_text.delta (bench/realtime-load.ts)
+ * and the same for one session alone (50 turns on each door), the adapter's own cost without queueing.
  * Goal (issue 28): the adapter's first-delta p50 is at most 10% over /interact's first-text p50.
  * The server runs pinned to one core, each load generator in its own process on another (bench/machine.ts).
  */
@@ -35,15 +36,27 @@ const env = {
   HOOT_WS_MESSAGES_PER_MINUTE: "100000",
   HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
 };
-const server = await spawnServer(dir, env, pinned(plan.server, [process.execPath, MAIN]));
+// BENCH_CPU_PROF_DIR: the hoot process writes a CPU profile there (summarise with bench/cpu-profile.ts).
+const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`, "--cpu-prof-interval=250"] : [];
+const server = await spawnServer(dir, env, pinned(plan.server, [process.execPath, ...PROFILE, MAIN]));
 try {
   const tokens = await playerTokens(server.url, PLAYERS);
   const ws = server.url.replace(/^http/, "ws");
-  const pooled = { interact: [] as number[], realtime: [] as number[], interactClose: [] as number[], realtimeClose: [] as number[] };
+  const pooled = {
+    interact: [] as number[],
+    realtime: [] as number[],
+    interactClose: [] as number[],
+    realtimeClose: [] as number[],
+    interactSolo: [] as number[],
+    realtimeSolo: [] as number[],
+  };
+  const soloRatios: number[] = [];
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const runInteract = () => generate("interact-load.ts", { mode: "turns", url: `${ws}/interact`, tokens, turns: TURNS, config: { prompt }, prompts });
-    const runRealtime = () => generate("realtime-load.ts", { url: `${ws}/v1/realtime`, tokens, turns: TURNS, instructions: prompt, prompts });
+    const runInteract = (some = tokens, turns = TURNS) =>
+      generate("interact-load.ts", { mode: "turns", url: `${ws}/interact`, tokens: some, turns, config: { prompt }, prompts });
+    const runRealtime = (some = tokens, turns = TURNS) =>
+      generate("realtime-load.ts", { url: `${ws}/v1/realtime`, tokens: some, turns, instructions: prompt, prompts });
     // The doors take turns going first, so neither always meets a colder (or warmer) server.
     let interact: Awaited<ReturnType<typeof runInteract>>;
     let realtime: Awaited<ReturnType<typeof runRealtime>>;
@@ -54,6 +67,12 @@ try {
       realtime = await runRealtime();
       interact = await runInteract();
     }
+    // One session alone, 50 turns on each door: the adapter's own cost per turn, without queueing behind others.
+    const interactSolo = await runInteract(tokens.slice(0, 1), 50);
+    const realtimeSolo = await runRealtime(tokens.slice(0, 1), 50);
+    pooled.interactSolo.push(...interactSolo.firstText);
+    pooled.realtimeSolo.push(...realtimeSolo.firstText);
+    soloRatios.push(summarize(realtimeSolo.firstText).p50 / summarize(interactSolo.firstText).p50);
     pooled.interact.push(...interact.firstText);
     pooled.interactClose.push(...interact.close);
     pooled.realtime.push(...realtime.firstText);
@@ -79,7 +98,15 @@ try {
   console.log(`\nhoot realtime benchmark: local model at full speed, text only, ${PLAYERS} sessions x ${TURNS} turns on each door, ${ROUNDS} rounds`);
   for (const line of machineLines(plan, { server: "the hoot server", load: "the load generators (one door at a time)" })) console.log(line);
   console.log("");
+  const soloRatio = median(soloRatios);
   printTable([
+    row("/interact: interact -> first text, 1 session", summarize(pooled.interactSolo), "(the baseline)"),
+    row(
+      "/v1/realtime: response.create -> first delta, 1 session",
+      summarize(pooled.realtimeSolo),
+      "p50 <= 1.10x /interact's",
+      `${soloRatio <= 1.1 ? "met" : "NOT met"} (${soloRatio.toFixed(2)}x, median of the rounds)`,
+    ),
     row(`/interact: interact -> first text, ${PLAYERS} sessions`, summarize(pooled.interact), "(the baseline)"),
     row(
       `/v1/realtime: response.create -> first delta, ${PLAYERS} sessions`,
