@@ -1,7 +1,7 @@
 /**
  * One /v1/realtime socket: a second wire adapter over the interact session state machine
  * (src/interact/session.ts). Each Realtime client event becomes the interact requests that mean it
- * (authenticate, set/merge_configuration, interact, interrupt, add_audio, check_turn, transcribe,
+ * (authenticate, set/merge_configuration, interact and its stream close, add_audio, check_turn, transcribe,
  * clear_audio), sent to the socket's InteractSession as parsed values; the session's messages come back
  * through `deliver` and are written as Realtime server events (response.ts for a turn's stream). So the
  * credential, the limits, the safety checks, the history and the engine are /interact's own.
@@ -25,6 +25,7 @@ import type { History } from "../interact/history.ts";
 import { Inbox } from "../interact/inbox.ts";
 import type { ServerMessage } from "../interact/protocol.ts";
 import type { InteractSession, SessionLimits, SessionSocket } from "../interact/session.ts";
+import { newId } from "./ids.ts";
 import { type ClientEvent, type ClientEventOf, checkEvent, isClientEventType } from "./model.ts";
 import { type OutgoingEvent, ResponseRun } from "./response.ts";
 import { configOf, defaultView, mergeView, referenceOf, type SessionView, sessionObject } from "./view.ts";
@@ -45,11 +46,6 @@ type Pending = Promise<string>;
 
 /** User items that may wait for a response. */
 export const MAX_PENDING = 32;
-
-let counter = 0;
-const PREFIX = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
-/** An id with OpenAI's prefixes (event_, item_, resp_, sess_), unique on this node. */
-export const newId = (prefix: string): string => `${prefix}_${PREFIX}${(++counter).toString(36)}`;
 
 export class RealtimeSession {
   private interact: InteractSession | null = null;
@@ -267,9 +263,11 @@ export class RealtimeSession {
     if (!run) return this.error(cause, "item_truncate_invalid_item_id", `no assistant item "${event.item_id.slice(0, 100)}" to truncate`, "item_id");
     const audioEnd = Math.min(event.audio_end_ms, Math.ceil(run.audioLength));
     const heard = run.charactersHeard(audioEnd);
-    if (!run.isDone) await this.request("interrupt", { target_uid: run.id, at_character: heard });
-    else if (heard < run.transcript.length && run === this.last && !this.response) {
-      // The turn is saved already: its reply is cut to what the listener heard.
+    // A running response stops first (its turn saves what was sent).
+    if (!run.isDone) await this.cancelRunning();
+    const newer = this.response !== null && this.response !== run;
+    if (heard < run.transcript.length && !newer) {
+      // The turn is saved: its reply is cut to what the listener heard.
       const playerId = this.interact?.player?.playerId;
       const amended = playerId === undefined ? false : await this.ports.history?.amendLastReply?.(playerId, run.transcript.slice(0, heard)).catch(() => false);
       if (!amended) this.ports.logger.warn({ event: "realtime_truncate_not_saved", session: this.id }, "a truncated reply could not be cut in the history");
@@ -312,12 +310,16 @@ export class RealtimeSession {
     });
   }
 
+  /**
+   * Stops the running response as a client ending its stream does on /interact (the turn stops at once and saves
+   * what was sent), not as `interrupt`, which would also drop the buffered audio: speech that has just started
+   * (server VAD) or audio appended for the next turn stays. The interact session sends nothing more with its uid.
+   */
   private async cancelRunning(): Promise<void> {
     const run = this.response;
-    if (!run) return;
-    const reply = await this.request("interrupt", { target_uid: run.id });
-    // Stopped before its turn began: it ends here.
-    if (reply?.kind === "interrupt" && !reply.interrupted) run.finish();
+    if (!run || !this.interact) return;
+    await this.interact.receive({ type: "stream", kind: "close", uid: run.id }, false);
+    run.finish();
   }
 
   /** One interact request, answered by its uid (null when the socket closed first). */

@@ -12,6 +12,7 @@
  * The child's words never reach a log: only lengths and durations.
  */
 import { type AudioFormatType, decodeInput, durationMs, FORMAT_RATE } from "./audio.ts";
+import { newId } from "./ids.ts";
 import type { OutgoingEvent } from "./response.ts";
 import type { SessionView } from "./view.ts";
 
@@ -28,8 +29,6 @@ export interface VoiceHost {
   cancelResponse(): Promise<void>;
   view(): SessionView;
 }
-
-let items = 0;
 
 export class RealtimeVoice {
   /** Audio in the buffer since the last commit or clear, in ms of the wire format. */
@@ -57,7 +56,7 @@ export class RealtimeVoice {
     const now = turn?.is_user_still_speaking === true;
     if (now && !this.speaking) {
       this.speaking = true;
-      this.speechItem = `item_in${(++items).toString(36)}`;
+      this.speechItem = newId("item");
       this.host.emit({ type: "input_audio_buffer.speech_started", audio_start_ms: Math.round(this.totalMs - chunkMs), item_id: this.speechItem });
       await this.host.cancelResponse();
     } else if (!now && this.speaking) {
@@ -72,7 +71,7 @@ export class RealtimeVoice {
     if (this.bufferedMs === 0) {
       return this.host.error(cause, "input_audio_buffer_commit_empty", "the input audio buffer is empty: append audio before committing");
     }
-    const itemId = this.speechItem ?? `item_in${(++items).toString(36)}`;
+    const itemId = this.speechItem ?? newId("item");
     this.speechItem = null;
     // Asked now, in arrival order: the recogniser gets the buffer as it is, and audio appended after the
     // commit goes into the next turn.

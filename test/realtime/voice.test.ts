@@ -157,3 +157,39 @@ describe("the audio budget", () => {
     }
   });
 });
+
+describe("speaking over a reply, with server VAD", () => {
+  let slow: TestServer;
+  let slowTeam: TeamFixture;
+  beforeAll(async () => {
+    // A slow language model, so the reply is still streaming when the child starts speaking.
+    slow = await startTestServer({ HOOT_STT_PROVIDER: "openai", HOOT_STT_BASE_URL: stt.url, HOOT_LOCAL_TOKENS_PER_SECOND: "8" });
+    slowTeam = await createTeamFixture(slow);
+  });
+  afterAll(() => slow.close());
+
+  it("stops the running response (cancelled, what was sent kept) and keeps the new speech for the next turn", async () => {
+    const player = await createPlayer(slow, slowTeam);
+    const probe = await RtProbe.open(slow.url, { token: player.token });
+    await probe.next("session.created");
+    probe.send({ type: "session.update", session: { output_modalities: ["text"] } });
+    await probe.next("session.updated");
+    probe.send({ type: "response.create" });
+    const first = await probe.next("response.output_text.delta");
+    for (const part of pcm24k()) probe.send({ type: "input_audio_buffer.append", audio: b64(part) });
+    await probe.next("input_audio_buffer.speech_started");
+    const stopped = await probe.next((e) => e.type === "response.done" && e.response.id === first.response_id);
+    expect(stopped.response.status).toBe("cancelled");
+    await probe.next("input_audio_buffer.speech_stopped");
+    // The speech heard while the reply was stopped is all there: the recogniser gets it whole.
+    expect((await probe.next("conversation.item.input_audio_transcription.completed")).transcript).toBe(HEARD);
+    expect(envelopeMatch(stt.requests.at(-1)!.samples!, spoken)).toBeGreaterThan(0.9);
+    const next = await probe.next("response.done", 30_000);
+    expect(next.response.status).toBe("completed");
+    const remembered = await rememberedOf(slow, player.pk);
+    expect(remembered.map((m) => m.role)).toEqual(["assistant", "user", "assistant"]);
+    expect(remembered[0]!.text).toBe(stopped.response.output[0].content[0].text);
+    expect(remembered[1]).toEqual({ role: "user", text: HEARD });
+    probe.close();
+  });
+});
