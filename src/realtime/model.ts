@@ -168,7 +168,9 @@ export function checkEvent(type: ClientEventType, value: unknown): { ok: true; v
   if (check.Check(value)) return { ok: true, value: value as ClientEvent };
   const first = check.Errors(value).First();
   if (!first) return { ok: false, error: `${type} is not valid`, param: null };
-  const param = first.path.split("/").filter(Boolean).join(".");
+  const path = first.path.split("/").filter(Boolean).join(".");
+  // A path may hold a key the client chose (a context name): it is named only when it looks like a field name.
+  const param = /^[A-Za-z0-9_.-]{1,120}$/.test(path) ? path : path === "" ? "" : "a field";
   if (first.type === ValueErrorType.ObjectRequiredProperty) return { ok: false, error: `${type}: field "${param}" is required`, param };
   return { ok: false, error: `${type}: field "${param || "event"}" ${ruleInWords(first)}`, param: param || null };
 }
