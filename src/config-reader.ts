@@ -111,3 +111,17 @@ export class Reader {
     return value as T;
   }
 }
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+/** HOOT_TLS_CERT_FILE and HOOT_TLS_KEY_FILE: both or neither (one alone is a mistake worth stopping for). */
+export function readTls(env: Env, problems: string[]): TlsFiles | null {
+  const certFile = env.HOOT_TLS_CERT_FILE?.trim() || "";
+  const keyFile = env.HOOT_TLS_KEY_FILE?.trim() || "";
+  if (certFile === "" && keyFile === "") return null;
+  if (certFile === "" || keyFile === "") problems.push("HOOT_TLS_CERT_FILE and HOOT_TLS_KEY_FILE go together: set both to serve TLS, or neither");
+  return { certFile, keyFile };
+}

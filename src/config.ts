@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { decodeBase64, type Env, parseHttpUrl, Reader } from "./config-reader.ts";
+import { decodeBase64, type Env, parseHttpUrl, Reader, readTls, type TlsFiles } from "./config-reader.ts";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
@@ -33,6 +33,8 @@ export interface Config {
   clockToleranceSeconds: number;
   /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
   trustProxy: boolean;
+  /** HOOT_TLS_CERT_FILE and HOOT_TLS_KEY_FILE: serve HTTPS/WSS when both are set. */
+  tls: TlsFiles | null;
 
   // websocket limits (PROTOCOL.md section 4)
   wsAuthTimeoutMs: number;
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: read.int("HOOT_TOKEN_TTL_SECONDS"),
     clockToleranceSeconds: read.int("HOOT_CLOCK_TOLERANCE_SECONDS"),
     trustProxy: read.bool("HOOT_TRUST_PROXY"),
+    tls: readTls(env, problems),
 
     wsAuthTimeoutMs: read.int("HOOT_WS_AUTH_TIMEOUT_MS"),
     wsMaxMessageBytes,

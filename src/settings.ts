@@ -32,6 +32,14 @@ export const SETTINGS: readonly Setting[] = [
   s("HOOT_HOST", "string", "127.0.0.1", {}, "address to listen on"),
   s("HOOT_PORT", "int", 8080, { min: 0, max: 65535 }, "port to listen on (0 picks a free port; a port in use is an error)"),
   s("HOOT_DATA_DIR", "string", "./data", {}, "database, generated secret key, dev credentials"),
+  s(
+    "HOOT_TLS_CERT_FILE",
+    "string",
+    null,
+    { shown: "none (plain HTTP)" },
+    "PEM certificate chain: with `HOOT_TLS_KEY_FILE`, hoot serves HTTPS and WSS itself (the `openai` package's realtime client dials `wss://` only)",
+  ),
+  s("HOOT_TLS_KEY_FILE", "string", null, { shown: "none (plain HTTP)" }, "PEM private key of `HOOT_TLS_CERT_FILE`"),
   s("HOOT_DATABASE", "string", null, { shown: "`$HOOT_DATA_DIR/hoot.db`" }, "SQLite file (not used with `HOOT_DATABASE_URL`)"),
   s("HOOT_ENV", "string", "dev", {}, "environment label, part of every key (`hoot_<env>_…`); keys of another label are refused by name"),
   s(

@@ -43,7 +43,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     normalize: false,
     // Elysia's default assumes a Host of 4+ characters and misroutes `Host: api` (a compose or Kubernetes
     // service name) on every route its native router does not serve, e.g. POSTs and the /interact upgrade.
-    handler: { standardHostname: false },
+    // Its other choice looks for the path from the 8th character, inside `https://`: with TLS (HOOT_TLS_*),
+    // the default's 11 is right for every Host of 3+ characters.
+    handler: { standardHostname: deps.config.tls !== null },
     // Bun's own cap is a backstop well above ours, so our JSON 413 answers first.
     serve: { maxRequestBodySize: deps.config.bodyLimit * 4 + 65536 },
     // Bun enforces these for the interact socket. Its message cap is a backstop well above hoot's own limit,

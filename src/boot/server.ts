@@ -6,6 +6,7 @@
  * close the pool). Used by `hoot serve` and by the tests,
  * which start the real thing on port 0.
  */
+import { readFileSync } from "node:fs";
 import type { DestinationStream } from "pino";
 import type { Config } from "../config.ts";
 import { storedConfigLookup } from "../configs/repo.ts";
@@ -13,10 +14,12 @@ import { startRetentionJob } from "../conversations/service.ts";
 import { SERVER_BUSY_TIMEOUT_MS } from "../db/busy.ts";
 import type { Engine } from "../engine/index.ts";
 import type { Lifecycle } from "../http/plugin.ts";
+import { servedModels } from "../interact/connections.ts";
 import { conversationHistory } from "../interact/history.ts";
 import { type Interact, interactRoutes } from "../interact/index.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
+import { realtimeRoutes } from "../realtime/index.ts";
 import { type App, createApp } from "./app.ts";
 import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
 import { openDeployment, StartupRefused } from "./deployment.ts";
@@ -69,16 +72,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     throw error;
   }
   // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations, safety.
+  const history = conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs);
   const interact = interactRoutes(deps, engine, {
-    history: conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs),
+    history,
     stored: storedConfigLookup(deps.store),
     safety: createSafetyPorts(deps),
   });
-  const app = createApp(deps, { lifecycle, plugins: [interact.plugin] });
+  // The OpenAI Realtime door: a second wire over the interact socket's connections and sessions.
+  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config), history);
+  const app = createApp(deps, { lifecycle, plugins: [interact.plugin, realtime] });
   try {
     // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and
     // silently split the traffic; without it a taken port is an error.
-    app.listen({ hostname: config.host, port: config.port, reusePort: false });
+    app.listen({ hostname: config.host, port: config.port, reusePort: false, ...tlsOptions(config) });
   } catch (error) {
     await engine.close();
     await deps.cluster?.stop();
@@ -95,7 +101,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const devCredentials = options.bootstrap ? await bootstrapDev(deps) : null;
   const stopRetention = startRetentionJob(deps, config.retentionDays, config.retentionSweepMs, logger);
   const port = app.server!.port!;
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  const url = `${config.tls ? "https" : "http"}://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ event: "listening", host: config.host, port, env: config.env, database: database.kind }, "hoot is listening");
 
   let stopping: Promise<void> | null = null;
@@ -127,6 +133,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       logger.flush?.();
     })());
   return { url, port, app, deps, logger, devCredentials, engine, interact, stop };
+}
+
+/** Bun's TLS options from HOOT_TLS_CERT_FILE and HOOT_TLS_KEY_FILE (nothing without them); a file that cannot be read stops the start. */
+function tlsOptions(config: Config): { tls?: { cert: string; key: string } } {
+  if (!config.tls) return {};
+  const read = (name: string, path: string): string => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      throw new StartupRefused(`${name} (${path}) cannot be read: give the path of a PEM file this process may read.`);
+    }
+  };
+  return { tls: { cert: read("HOOT_TLS_CERT_FILE", config.tls.certFile), key: read("HOOT_TLS_KEY_FILE", config.tls.keyFile) } };
 }
 
 /** True when `work` settled before `deadline` (a performance.now() time); false when the deadline came first. */

@@ -21,6 +21,14 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
         ...messages.flatMap((m) => [m.role, m.sealed]),
       ]);
     },
+    async replaceNewest(playerId, role, sealed) {
+      const newest = "(SELECT id FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT 1)";
+      const changed =
+        sealed === null
+          ? await execute(db, `DELETE FROM conversation_messages WHERE id = ${newest} AND role = $2`, [playerId, role])
+          : await execute(db, `UPDATE conversation_messages SET text = '', text_enc = $3 WHERE id = ${newest} AND role = $2`, [playerId, role, sealed]);
+      return changed > 0;
+    },
     deleteBefore: (cutoffMs) => execute(db, "DELETE FROM conversation_messages WHERE created_at < $1", [cutoffMs]),
     deleteOfPlayer: async (playerId) => void (await execute(db, "DELETE FROM conversation_messages WHERE player_id = $1", [playerId])),
     plainRows: (limit) =>

@@ -22,6 +22,8 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
+    replaceNewest: (playerId, role, sealed) =>
+      (sealed === null ? deleteNewest(db).run(playerId, role) : replaceNewest(db).run(sealed, playerId, role)).changes > 0,
     // bun:sqlite reports the count without loading the deleted rows.
     deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,
     deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run(playerId),
@@ -54,5 +56,11 @@ const insert = prepared((db) =>
 );
 
 const sealStatement = prepared((db) => db.$client.query<never, [Buffer, number]>("UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ?"));
+
+const NEWEST = "(SELECT id FROM conversation_messages WHERE player_id = ? ORDER BY id DESC LIMIT 1)";
+const replaceNewest = prepared((db) =>
+  db.$client.query<never, [Buffer, number, Role]>(`UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ${NEWEST} AND role = ?`),
+);
+const deleteNewest = prepared((db) => db.$client.query<never, [number, Role]>(`DELETE FROM conversation_messages WHERE id = ${NEWEST} AND role = ?`));
 
 const deleteOfPlayer = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE player_id = ?"));

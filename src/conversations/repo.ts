@@ -19,6 +19,11 @@ export interface ConversationRepo {
   newest(playerId: number, limit: number): Promise<StoredRow[]>;
   /** Appends sealed messages for a player, all or none (one transaction or one statement). */
   append(playerId: number, messages: { role: Role; sealed: Buffer }[]): Promise<void>;
+  /**
+   * Replaces the sealed text of the player's newest message when it has `role` (null deletes it): a listener
+   * heard only part of the last reply (the Realtime wire's truncate). False when the newest is of another role or absent.
+   */
+  replaceNewest(playerId: number, role: Role, sealed: Buffer | null): Promise<boolean>;
   /** Deletes every message created before `cutoffMs`; returns how many went. */
   deleteBefore(cutoffMs: number): Promise<number>;
   /** Deletes every message of a player (player deletion). */

@@ -75,6 +75,16 @@ export function saveTurn(
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
+/**
+ * Cuts the player's last reply to what the child heard (`reply`; "" forgets it), waiting while the database is
+ * busy as saveTurn does. False when the newest message is not a reply (a newer turn has begun).
+ * @example await amendLastReply(deps, playerId, "Once upon a", config.dbLockTimeoutMs)
+ */
+export function amendLastReply(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, reply: string, deadlineMs: number): Promise<boolean> {
+  const sealed = reply.trim() === "" ? null : deps.textCipher.seal(reply, playerId, "assistant");
+  return retryWhileBusy(() => deps.store.conversations.replaceNewest(playerId, "assistant", sealed), deadlineMs);
+}
+
 /** Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed. */
 export async function purgeExpired(deps: Pick<ConversationNeeds, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
   const before = now - retentionDays * 86_400_000;

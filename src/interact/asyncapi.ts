@@ -6,6 +6,7 @@
  */
 import { type TSchema, Type } from "@sinclair/typebox";
 import { ERROR_CODES } from "../errors.ts";
+import { realtimeAsyncApi } from "../realtime/asyncapi.ts";
 import { ClientStreamEndSchema, ConfigSchema, type RequestKind, RequestSchemas } from "./model.ts";
 import { ErrorResponseSchema, EventSchemas, FATAL, FatalSchema, type ResponseKind, ResponseSchemas, StreamCloseSchema, StreamErrorSchema } from "./protocol.ts";
 
@@ -96,6 +97,8 @@ export function asyncApiDocument(version = "0.1.0"): Json {
     messages: [channelMessage("connection_error")],
   });
 
+  // The OpenAI Realtime door (src/realtime) documents its own channel.
+  const realtime = realtimeAsyncApi();
   return {
     asyncapi: "3.0.0",
     info: { title: "hoot interact websocket", version, description: DESCRIPTION },
@@ -107,9 +110,10 @@ export function asyncApiDocument(version = "0.1.0"): Json {
         description: "One websocket per player session (at most a few per player).",
         messages: Object.fromEntries([...messages.keys()].map((name) => [name, ref(`#/components/messages/${name}`)])),
       },
+      ...realtime.channels,
     },
-    operations: Object.fromEntries(operations),
-    components: { messages: Object.fromEntries(messages) },
+    operations: { ...Object.fromEntries(operations), ...realtime.operations },
+    components: { messages: { ...Object.fromEntries(messages), ...realtime.messages } },
     "x-close-codes": Object.entries(FATAL).map(([code, { close, when }]) => ({ close, code, when })),
     "x-error-codes": [...ERROR_CODES],
   };

@@ -5,7 +5,7 @@
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
 
-import { type ConversationNeeds, loadHistory, saveTurn } from "../conversations/service.ts";
+import { amendLastReply, type ConversationNeeds, loadHistory, saveTurn } from "../conversations/service.ts";
 import type { HistoryMessage } from "../engine/index.ts";
 
 /** One finished turn as it is remembered. */
@@ -21,6 +21,8 @@ export interface History {
   load(playerId: number): Promise<HistoryMessage[]>;
   /** Stores one turn; rejects when it could not be stored. */
   record(playerId: number, turn: TurnRecord): Promise<void>;
+  /** Cuts the last reply to what was heard ("" forgets it); false when the newest message is not a reply. */
+  amendLastReply?(playerId: number, reply: string): Promise<boolean>;
 }
 
 /**
@@ -32,5 +34,6 @@ export function conversationHistory(deps: Pick<ConversationNeeds, "store" | "tex
     load: (playerId) => loadHistory(deps, playerId, budgetChars),
     // saveTurn waits asynchronously while the database is busy (never blocking the event loop).
     record: (playerId, turn) => saveTurn(deps, playerId, turn.userText, turn.reply, lockDeadlineMs),
+    amendLastReply: (playerId, reply) => amendLastReply(deps, playerId, reply, lockDeadlineMs),
   };
 }

@@ -23,6 +23,8 @@ export interface InboxOwner {
   fail(code: FatalCode, error: string): void;
   /** Handles one message; `uncounted`: an add_audio chunk not yet counted as a message. */
   process(message: unknown, serverStart: number, uncounted: boolean): Promise<void>;
+  /** Which parsed messages are audio chunks paid for from the audio budget (default: `add_audio` requests). */
+  isAudio?(message: unknown): boolean;
 }
 
 /** The queue of one socket's messages and its per-minute count. */
@@ -42,8 +44,12 @@ export class Inbox {
     return this.queue;
   }
 
-  /** Takes one message: raw text (or bytes) from the socket, or a value already parsed by the transport. */
-  receive(message: unknown): Promise<void> {
+  /**
+   * Takes one message: raw text (or bytes) from the socket, or a value already parsed by the transport.
+   * `counted` false: a request that another wire adapter (src/realtime) made for a client message it has
+   * already counted and size-checked itself.
+   */
+  receive(message: unknown, counted = true): Promise<void> {
     const serverStart = nowMicros();
     const state = this.owner.state();
     if (state === "closed") return this.queue;
@@ -54,8 +60,8 @@ export class Inbox {
     }
     const parsed = typeof message === "string" ? parseJson(message) : message instanceof Uint8Array ? { binary: true } : message;
     // An audio chunk is paid for from the audio budget instead (see the rules above).
-    const audio = state !== "connected" && isAudioChunk(parsed) && this.queuedAudio < this.limits.queuedAudioChunks;
-    if (!audio && !this.count()) return this.queue;
+    const audio = state !== "connected" && (this.owner.isAudio ?? isAudioChunk)(parsed) && this.queuedAudio < this.limits.queuedAudioChunks;
+    if (!audio && counted && !this.count()) return this.queue;
     if (audio) this.queuedAudio++;
     this.queue = this.queue.then(async () => {
       try {

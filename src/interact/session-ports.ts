@@ -6,6 +6,7 @@ import type { Engine, EngineLogger } from "../engine/index.ts";
 import type { ConfigurationLimits } from "./config-bounds.ts";
 import type { StoredConfigs } from "./configure.ts";
 import type { History } from "./history.ts";
+import type { ServerMessage } from "./protocol.ts";
 import type { SafetyPorts } from "./safety.ts";
 import type { VoicePorts } from "./voice.ts";
 
@@ -18,6 +19,8 @@ export interface AdmittedSession {
 export interface SessionSocket {
   send(data: string): unknown;
   close(code: number, reason?: string): void;
+  /** When present, every message goes here as it is instead of `send` as JSON (a second wire adapter: src/realtime). */
+  deliver?(message: ServerMessage): void;
 }
 
 /** Who a player token belongs to, as far as the session cares. */

@@ -97,10 +97,10 @@ export class InteractSession {
    * Handles one incoming message: raw text (or bytes) from the socket, or a value already parsed by the
    * transport. Messages are handled in arrival order, so a client that sends authenticate and
    * set_configuration back to back is answered as if it had waited; turns run in the background so
-   * `interrupt` is not queued behind them.
+   * `interrupt` is not queued behind them. `counted` false: see Inbox.receive.
    */
-  receive(message: unknown): Promise<void> {
-    return this.inbox.receive(message);
+  receive(message: unknown, counted = true): Promise<void> {
+    return this.inbox.receive(message, counted);
   }
 
   /** Ends the running turn (its close is sent), says why (`{type:"error"}`), and closes the socket. */
@@ -398,6 +398,9 @@ export class InteractSession {
   }
 
   private send(message: ServerMessage): void {
-    if (this.phase !== "closed") this.socket.send(JSON.stringify(message));
+    if (this.phase === "closed") return;
+    // A second wire adapter (src/realtime) takes the message as it is and writes its own wire.
+    if (this.socket.deliver) this.socket.deliver(message);
+    else this.socket.send(JSON.stringify(message));
   }
 }
