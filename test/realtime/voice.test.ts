@@ -10,14 +10,14 @@ import { dirname } from "node:path";
 import { encodeOutput } from "../../src/realtime/audio.ts";
 import { eventually, rememberedOf } from "../compat/socket-helpers.ts";
 import { chunks, envelopeMatch, pcm16Bytes, speech } from "../engine/voice-in/helpers/speech.ts";
+import { startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { startFakeStt } from "../interact/helpers/fake-stt.ts";
 import { RtProbe } from "./helpers/probe.ts";
 import { type Event, OpenAiRealtime, selfSignedCert } from "./helpers/tls.ts";
 
 const HEARD = "I want to play with my puppy";
 const cert = selfSignedCert();
-const stt = startFakeStt(HEARD);
+const stt = startFakeOpenAi({ transcript: HEARD });
 afterAll(async () => {
   await stt.stop();
   rmSync(dirname(cert.certFile), { recursive: true, force: true });
@@ -68,7 +68,7 @@ const types = (events: Event[]) => events.map((e) => e.type);
 describe("audio in over the openai package's client", () => {
   it("with server VAD: speech_started, speech_stopped, committed, the transcript, then a response the server starts", async () => {
     const { rt, player } = await connect();
-    const before = stt.requests.length;
+    const before = stt.transcriptions.length;
     // More appends than the message rate allows: they are paid from the audio budget instead.
     const parts = pcm24k();
     expect(parts.length).toBeGreaterThan(20);
@@ -89,8 +89,8 @@ describe("audio in over the openai package's client", () => {
     expect(types(events)).toContain("response.output_audio.delta");
     expect(events.at(-1)!.response.status).toBe("completed");
     // The recogniser heard the speech that was sent, as 16 kHz mono WAV.
-    expect(stt.requests.length).toBe(before + 1);
-    expect(envelopeMatch(stt.requests.at(-1)!.samples!, spoken)).toBeGreaterThan(0.9);
+    expect(stt.transcriptions.length).toBe(before + 1);
+    expect(envelopeMatch(stt.transcriptions.at(-1)!.samples!, spoken)).toBeGreaterThan(0.9);
     await eventually(async () => (await rememberedOf(server, player.pk)).length === 2);
     expect((await rememberedOf(server, player.pk))[0]).toEqual({ role: "user", text: HEARD });
     expect(rt.errors).toEqual([]);
@@ -118,7 +118,7 @@ describe("audio in over the openai package's client", () => {
     expect(types(events)).toContain("response.output_text.delta");
     // Without server VAD the server never speaks of speech starting or stopping.
     expect(rt.events.map((e) => e.type)).not.toContain("input_audio_buffer.speech_started");
-    expect(envelopeMatch(stt.requests.at(-1)!.samples!, spoken)).toBeGreaterThan(0.8);
+    expect(envelopeMatch(stt.transcriptions.at(-1)!.samples!, spoken)).toBeGreaterThan(0.8);
     await eventually(async () => (await rememberedOf(server, player.pk)).length === 2);
     expect((await rememberedOf(server, player.pk))[0]).toEqual({ role: "user", text: HEARD });
     rt.close();
@@ -183,7 +183,7 @@ describe("speaking over a reply, with server VAD", () => {
     await probe.next("input_audio_buffer.speech_stopped");
     // The speech heard while the reply was stopped is all there: the recogniser gets it whole.
     expect((await probe.next("conversation.item.input_audio_transcription.completed")).transcript).toBe(HEARD);
-    expect(envelopeMatch(stt.requests.at(-1)!.samples!, spoken)).toBeGreaterThan(0.9);
+    expect(envelopeMatch(stt.transcriptions.at(-1)!.samples!, spoken)).toBeGreaterThan(0.9);
     const next = await probe.next("response.done", 30_000);
     expect(next.response.status).toBe("completed");
     const remembered = await rememberedOf(slow, player.pk);
