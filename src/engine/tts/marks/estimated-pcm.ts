@@ -1,0 +1,42 @@
+/**
+ * Estimated marks for PCM that streams in: the sentence's length is known only at its end, so each chunk is
+ * held until the next one arrives (one chunk, 200 ms, and only when marks are asked for), and the words are
+ * placed at the voice's usual pace meanwhile. The last chunk takes every word not placed yet.
+ */
+import type { AudioChunk } from "../../vocabulary.ts";
+import { audioSeconds, chunkMarks } from "./chunk-marks.ts";
+import { estimatedMarks } from "./estimate.ts";
+import type { SentenceMarks } from "./timeline.ts";
+
+/** The usual pace of OpenAI's voices at speed 1, in characters a second (measured on their storytelling voices). */
+const CHARACTERS_PER_SECOND = 15;
+
+export class EstimatedPcmMarks {
+  private readonly sentence: SentenceMarks;
+  private held: AudioChunk | null = null;
+  private from = 0;
+
+  constructor(text: string, speed: number) {
+    this.sentence = estimatedMarks(text, text.length / (CHARACTERS_PER_SECOND * Math.max(0.25, speed)));
+  }
+
+  /** Takes the next chunk; returns the one before it, now with its marks. */
+  push(chunk: AudioChunk): AudioChunk[] {
+    const out = this.held ? [this.mark(this.held, false)] : [];
+    this.held = chunk;
+    return out;
+  }
+
+  /** The sentence ended: the held chunk, with the marks left. */
+  end(): AudioChunk[] {
+    const out = this.held ? [this.mark(this.held, true)] : [];
+    this.held = null;
+    return out;
+  }
+
+  private mark(chunk: AudioChunk, last: boolean): AudioChunk {
+    const marked = { ...chunk, marks: chunkMarks(this.sentence, chunk, this.from, last) };
+    this.from += audioSeconds(chunk);
+    return marked;
+  }
+}
