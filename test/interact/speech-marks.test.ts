@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { decodeMp3, decodePcm16, expectWellFormed } from "../engine/tts/helpers.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { type Msg, openSession } from "../helpers/ws.ts";
-import { type FakeProviders, startFakeProviders } from "../safety/helpers/fake-providers.ts";
+import { type FakeProviders, fakeProviderEnv, startFakeProviders } from "../safety/helpers/fake-providers.ts";
 
 let fake: FakeProviders;
 let server: TestServer;
@@ -207,4 +207,35 @@ describe("speech marks from the offline voice", () => {
     expect(captioned).toEqual(["Hi", "there!", "Let's", "play", "a", "game."]);
     expect(JSON.stringify(audioOf(events))).not.toContain("blood");
   }, 30_000);
+});
+
+describe("estimated speech marks from a voice without timings", () => {
+  it.each(["mp3", "pcm16"])(
+    "estimates the words and visemes of an OpenAI-compatible voice's %s audio, and says so",
+    async (format) => {
+      const remote = await startTestServer(fakeProviderEnv(fake));
+      try {
+        const player = await createPlayer(remote, await createTeamFixture(remote));
+        const probe = await openSession(remote.url, player.token, { prompt: PROMPT, subtitles: true, visemes: true, audio_format: format });
+        fake.reply(say("Hello there, my friend! Let's count 3 stars."));
+        const { events } = await probe.interact("hi", { audio_output: true }, 30_000);
+        probe.close();
+        const audio = audioOf(events);
+        expect(audio.length).toBeGreaterThan(1);
+        for (const e of audio) {
+          expect(e.marks).toBe("estimated");
+          expectWellFormed({ subtitles: e.subtitles, visemes: e.visemes }, e.duration_sec);
+        }
+        const reply = events.find((e) => e.event === "text_complete")!.text as string;
+        expect(audio.flatMap((e) => e.subtitles.map((w: Msg) => w.text))).toEqual(wordsOf(reply));
+        // Every word is given some of the audio, in order.
+        const sentence = (await sentences(events))[0];
+        expect(sentence.words.map((w) => w.text)).toEqual(["Hello", "there,", "my", "friend!"]);
+        for (const [k, w] of sentence.words.entries()) if (k > 0) expect(w.start_time_sec).toBeGreaterThan(sentence.words[k - 1].start_time_sec);
+      } finally {
+        await remote.close();
+      }
+    },
+    30_000,
+  );
 });

@@ -7,6 +7,7 @@ import { Mp3Encoder } from "../../../src/engine/tts/audio/mp3-encoder.ts";
 import { alignWords } from "../../../src/engine/tts/marks/align.ts";
 import { audioSeconds, MP3_DELAY_SAMPLES } from "../../../src/engine/tts/marks/chunk-marks.ts";
 import { estimatedMarks } from "../../../src/engine/tts/marks/estimate.ts";
+import { EstimatedPcmMarks } from "../../../src/engine/tts/marks/estimated-pcm.ts";
 import { fliteMarks, parseSegments } from "../../../src/engine/tts/marks/flite-marks.ts";
 import { type SentenceMarks, sliceMarks } from "../../../src/engine/tts/marks/timeline.ts";
 import { lettersToVisemes, PHONE_VISEMES, visemeOfPhone } from "../../../src/engine/tts/marks/visemes.ts";
@@ -161,6 +162,21 @@ describe("estimated marks", () => {
     const lengths = marks.words.map((w) => w.end - w.start);
     expect(lengths[3]).toBeGreaterThan(lengths[0]);
     expectWellFormed(sliceMarks(marks, 0, 2, true), 2);
+  });
+});
+
+describe("estimated marks for PCM that streams in", () => {
+  it.each([
+    ["shorter", 2],
+    ["longer", 12],
+  ])("places every word once over chunks when the audio is %s than the usual pace", (_, chunks) => {
+    const text = "Once upon a time, a little owl lived in a tall oak tree.";
+    const marks = new EstimatedPcmMarks(text, 1);
+    const chunk = () => ({ data: new Uint8Array(9600), mimeType: "audio/pcm", sampleRate: 24000 });
+    const out = [...Array.from({ length: chunks }, () => marks.push(chunk())).flat(), ...marks.end()];
+    expect(out.length).toBe(chunks);
+    for (const c of out) expectWellFormed(c.marks!, 0.2);
+    expect(out.flatMap((c) => c.marks!.subtitles.map((w) => w.text))).toEqual(text.split(" "));
   });
 });
 
