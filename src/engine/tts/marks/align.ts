@@ -42,6 +42,8 @@ const MISMATCH = 2.5;
 /** A phone from no letter; a pause inside a word. */
 const INSERTED = 1.5;
 const PAUSE_IN_WORD = 20;
+/** About 1,000 letters by 1,000 phones: a few ms and 20 MB at most. */
+const MAX_CELLS = 1_000_000;
 
 function matchCost(letter: string, phone: string): number {
   return ALLOWED[letter]?.includes(phone) ? 0 : MISMATCH;
@@ -60,14 +62,15 @@ function silentCost(letters: string, i: number, wordEnd: boolean): number {
 
 /**
  * For each word, the index of its first and last phone in `phones` (pauses are "pau"), or null when the
- * words cannot all get a phone (fewer phones than words). `words` are the spoken forms (letters only, numbers
+ * words cannot all get a phone (fewer phones than words) or the sentence is too long to align. `words` are the spoken forms (letters only, numbers
  * spelled out, see spokenLetters).
  * @example alignWords(["hello", "there"], ["pau", "hh", "ax", "l", "ow", "dh", "eh", "r", "pau"]) // [[1, 4], [5, 7]]
  */
 export function alignWords(words: readonly string[], phones: readonly string[]): [number, number][] | null {
   const spoken = phones.filter((phone) => phone !== "pau").length;
-  if (words.length === 0 || spoken < words.length) return null;
   const letters = words.join("");
+  // The table grows with letters × phones: a sentence far longer than the chunker makes is not aligned.
+  if (words.length === 0 || spoken < words.length || (letters.length + 1) * (phones.length + 1) > MAX_CELLS) return null;
   const wordOf: number[] = [];
   words.forEach((word, w) => {
     for (let k = 0; k < word.length; k++) wordOf.push(w);
