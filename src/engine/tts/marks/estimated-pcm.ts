@@ -8,7 +8,7 @@ import { audioSeconds, chunkMarks } from "./chunk-marks.ts";
 import { estimatedMarks } from "./estimate.ts";
 import type { SentenceMarks } from "./timeline.ts";
 
-/** The usual pace of OpenAI's voices at speed 1, in characters a second (measured on their storytelling voices). */
+/** A usual pace of speech at speed 1 (about 150 words a minute), in characters a second: a guess until the audio ends. */
 const CHARACTERS_PER_SECOND = 15;
 
 export class EstimatedPcmMarks {
