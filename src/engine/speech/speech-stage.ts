@@ -65,7 +65,7 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
       upcoming.catch(() => {});
       if (!job.chunks) continue;
       for await (const chunk of untilAborted(job.chunks, signal)) {
-        const frame: AudioFrame = { type: "audio", chunk, text: job.text, seq: seq++, durationSec: audioSeconds(chunk) };
+        const frame: AudioFrame = { type: "audio", chunk, text: job.text, seq: seq++, durationSec: Math.round(audioSeconds(chunk) * 1e6) / 1e6 };
         if (wanted && chunk.marks) frame.marks = frameMarks(chunk.marks, wanted);
         yield frame;
       }

@@ -38,8 +38,7 @@ export function delayed(marks: SentenceMarks, seconds: number): SentenceMarks {
 export function sliceMarks(marks: SentenceMarks, from: number, to: number, last: boolean): SpeechMarks {
   const subtitles: SubtitleMark[] = [];
   for (const word of marks.words) {
-    const starts = word.start >= from || (from === 0 && word.start < 0);
-    if (!starts || (!last && word.start >= to)) continue;
+    if ((word.start < from && from > 0) || (!last && word.start >= to)) continue;
     // The last message may get words placed past its end by an estimate: they start at its end.
     const start = Math.min(Math.max(0, word.start - from), micro(to - from));
     subtitles.push({ text: word.text, start_time_sec: micro(start), duration_sec: Math.max(0.000001, micro(word.end - from - start)) });
