@@ -99,6 +99,35 @@ describe("words among flite's phones", () => {
     expect(spans?.map(([a, b]) => phones.slice(a, b + 1).join(" "))).toEqual(expected);
   });
 
+  it("gives every word its own run of phones, in order, covering every phone but the pauses, whatever the input", () => {
+    // A fixed-seed generator: random words against random phones (a mismatch the alignment must still survive).
+    let seed = 27;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+    for (let run = 0; run < 300; run++) {
+      const words = Array.from({ length: 1 + Math.floor(random() * 8) }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 9) }, () => pick([..."abcdefghijklmnopqrstuvwxyz"])).join(""),
+      );
+      const phones = Array.from({ length: Math.floor(random() * 40) }, () => pick(CMU_PHONES));
+      const spans = alignWords(words, phones);
+      const spoken = phones.flatMap((phone, k) => (phone === "pau" ? [] : [k]));
+      if (spoken.length < words.length) {
+        expect(spans).toBeNull();
+        continue;
+      }
+      expect(spans).not.toBeNull();
+      const covered = spans!.flatMap(([first, last], w) => {
+        expect(first).toBeLessThanOrEqual(last);
+        if (w > 0) expect(first).toBeGreaterThan(spans![w - 1][1]);
+        return phones.slice(first, last + 1).flatMap((phone, k) => (phone === "pau" ? [] : [first + k]));
+      });
+      expect(covered).toEqual(spoken);
+    }
+  });
+
   it("gives up (null) when there are fewer phones than words", () => {
     expect(alignWords(["a", "b", "c"], ["pau", "ax", "pau"])).toBeNull();
   });
@@ -149,6 +178,36 @@ describe("a sentence's marks cut into messages", () => {
     expect(slices.map((marks) => marks.subtitles.map((w) => w.text))).toEqual([["Hello"], [], ["owl."], [], []]);
     // A word that starts in a slice is timed from that slice's start and may run past it.
     expect(slices[2].subtitles[0]).toEqual({ text: "owl.", start_time_sec: 0.1, duration_sec: 0.4 });
+  });
+});
+
+describe("marks of random segments cut at random places", () => {
+  it("keep every rule in every message: tiled, no zero length, no repeated neighbour, each word once", () => {
+    let seed = 6;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let run = 0; run < 200; run++) {
+      let end = 0;
+      const segments = Array.from({ length: 2 + Math.floor(random() * 30) }, () => {
+        // Some segments last no time at all, as flite's sometimes do.
+        end += random() < 0.1 ? 0 : random() * 0.2;
+        return { phone: CMU_PHONES[Math.floor(random() * CMU_PHONES.length)], end };
+      });
+      const text = "Once upon a time, 3 owls sang!";
+      const seconds = end + random() * 0.3;
+      const sentence = fliteMarks(text, segments, seconds);
+      const cuts = [0];
+      while (cuts.at(-1)! < seconds) cuts.push(Math.min(seconds, cuts.at(-1)! + 0.01 + random() * 0.4));
+      const words: string[] = [];
+      cuts.slice(0, -1).forEach((from, k) => {
+        const marks = sliceMarks(sentence, from, cuts[k + 1], k === cuts.length - 2);
+        expectWellFormed(marks, Math.round((cuts[k + 1] - from) * 1e6) / 1e6);
+        words.push(...marks.subtitles.map((w) => w.text));
+      });
+      expect(words).toEqual(sentence.words.map((w) => w.text));
+    }
   });
 });
 
