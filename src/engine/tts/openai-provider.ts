@@ -16,6 +16,7 @@ import { silentLogger, type TtsLogger } from "./logger.ts";
 import { chunkMarks } from "./marks/chunk-marks.ts";
 import { estimatedMarks } from "./marks/estimate.ts";
 import { EstimatedPcmMarks } from "./marks/estimated-pcm.ts";
+import { Loudness } from "./marks/loudness.ts";
 import { StallGuard } from "./stall-guard.ts";
 import { type AudioChunk, type SpeechRequest, type SpeechTicket, TtsError, type TtsObserver, type TtsProvider } from "./types.ts";
 
@@ -111,13 +112,18 @@ export class OpenAiSpeechProvider implements TtsProvider {
     try {
       const stream = encoder.start(OPENAI_PCM_RATE);
       const samples = new SampleReader();
-      for await (const part of body) stream.write(samples.push(part));
+      const loudness = request.marks ? new Loudness(OPENAI_PCM_RATE) : null;
+      for await (const part of body) {
+        const read = samples.push(part);
+        stream.write(read);
+        loudness?.push(read);
+      }
       if (request.signal.aborted) return;
       const data = stream.end();
       const seconds = samples.count / OPENAI_PCM_RATE;
       this.options.observer?.synthesized?.(performance.now() - started, seconds);
       const chunk: AudioChunk = { data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE };
-      if (request.marks) chunk.marks = chunkMarks(estimatedMarks(request.text, seconds), chunk, 0, true);
+      if (loudness) chunk.marks = chunkMarks(estimatedMarks(request.text, seconds, loudness.speech() ?? undefined), chunk, 0, true);
       if (data.length > 0) yield chunk;
     } finally {
       // An encoder left mid-stream is reset by its next start(), so it can always be reused.

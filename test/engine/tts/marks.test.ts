@@ -9,6 +9,7 @@ import { audioSeconds, MP3_DELAY_SAMPLES } from "../../../src/engine/tts/marks/c
 import { estimatedMarks } from "../../../src/engine/tts/marks/estimate.ts";
 import { EstimatedPcmMarks } from "../../../src/engine/tts/marks/estimated-pcm.ts";
 import { fliteMarks, parseSegments } from "../../../src/engine/tts/marks/flite-marks.ts";
+import { Loudness } from "../../../src/engine/tts/marks/loudness.ts";
 import { type SentenceMarks, sliceMarks } from "../../../src/engine/tts/marks/timeline.ts";
 import { lettersToVisemes, PHONE_VISEMES, visemeOfPhone } from "../../../src/engine/tts/marks/visemes.ts";
 import { sentenceWords, spokenLetters } from "../../../src/engine/tts/marks/words.ts";
@@ -221,6 +222,24 @@ describe("estimated marks", () => {
     const lengths = marks.words.map((w) => w.end - w.start);
     expect(lengths[3]).toBeGreaterThan(lengths[0]);
     expectWellFormed(sliceMarks(marks, 0, 2, true), 2);
+  });
+});
+
+describe("where the speech is, for estimated marks", () => {
+  it("finds the voice between the silences a speech service pads it with, and spreads the words over it only", () => {
+    const rate = 24000;
+    const samples = new Int16Array(Math.round(rate * 1.5));
+    for (let i = Math.round(rate * 0.3); i < Math.round(rate * 1.3); i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / rate));
+    const loudness = new Loudness(rate);
+    // In uneven parts, as a body streams in.
+    for (let at = 0; at < samples.length; at += 1777) loudness.push(samples.subarray(at, at + 1777));
+    const speech = loudness.speech()!;
+    expect(speech.start).toBeCloseTo(0.3, 2);
+    expect(speech.end).toBeCloseTo(1.3, 2);
+    const marks = estimatedMarks("Hello there, little owl!", 1.5, speech);
+    expect(marks.words[0].start).toBeCloseTo(0.3, 2);
+    expect(marks.words.at(-1)!.end).toBeCloseTo(1.3, 2);
+    expect(new Loudness(rate).speech()).toBeNull();
   });
 });
 
