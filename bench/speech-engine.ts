@@ -6,6 +6,8 @@
  * 1. Real-time factor (synthesis time / audio duration) per typical sentence: flite alone on this thread,
  *    the LAME encoder alone on this thread (wasm-media-encoders, 44.1 kHz), the pure-JS lamejs it replaced
  *    for comparison when it is installed, then the whole path through one worker for mp3 and pcm16.
+ * 1b. The cost of speech marks (subtitles and visemes): the same sentences through the same worker with and
+ *    without marks, interleaved, in this run; and the marks' own work on this thread beside flite's.
  * 2. Time to first chunk for a turn's first short clause on an idle pool: p50 / p99.
  * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
  *    pool is kept full (seconds of audio produced per wall-clock second).
@@ -18,6 +20,8 @@ import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
 import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
 import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
 import { type AudioChunk, LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
+import { chunkMarks } from "../src/engine/tts/marks/chunk-marks.ts";
+import { fliteMarks } from "../src/engine/tts/marks/flite-marks.ts";
 import type { AudioFormat } from "../src/engine/types.ts";
 
 const SENTENCES = [
@@ -43,11 +47,16 @@ function audioSeconds(chunks: AudioChunk[]): number {
   return seconds;
 }
 
-async function speak(tts: LocalSpeechProvider, text: string, format: AudioFormat): Promise<{ firstMs: number; totalMs: number; seconds: number }> {
+async function speak(
+  tts: LocalSpeechProvider,
+  text: string,
+  format: AudioFormat,
+  marks = false,
+): Promise<{ firstMs: number; totalMs: number; seconds: number }> {
   const started = performance.now();
   let firstMs = -1;
   const chunks: AudioChunk[] = [];
-  for await (const chunk of tts.synthesize({ text, voice: {}, format, signal: new AbortController().signal })) {
+  for await (const chunk of tts.synthesize({ text, voice: {}, format, signal: new AbortController().signal, marks })) {
     if (firstMs < 0) firstMs = performance.now() - started;
     chunks.push(chunk);
   }
@@ -143,6 +152,53 @@ rows.push([
 ]);
 console.log(`Real-time factor (lower is faster; one worker, one request at a time)\n`);
 table(rows);
+
+// 1b. The cost of marks, interleaved so that both sides see the same machine.
+const marksReps = Number(process.env.MARKS_REPS ?? 6);
+const costs: Record<"plain" | "marks", number[]> = { plain: [], marks: [] };
+const sums = { plain: 0, marks: 0 };
+for (let rep = 0; rep < marksReps; rep++) {
+  for (const text of SENTENCES) {
+    for (const side of rep % 2 ? (["marks", "plain"] as const) : (["plain", "marks"] as const)) {
+      for (const format of ["mp3", "pcm16"] as const) {
+        const { totalMs } = await speak(single, text, format, side === "marks");
+        costs[side].push(totalMs);
+        sums[side] += totalMs;
+      }
+    }
+  }
+}
+const alone = { flite: 0, marks: 0 };
+for (const text of SENTENCES) {
+  const started = performance.now();
+  const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {}, undefined, true);
+  alone.flite += performance.now() - started;
+  const seconds = pcm.samples.length / pcm.sampleRate;
+  alone.marks += timed(() => {
+    const sentence = fliteMarks(text, pcm.segments ?? [], seconds);
+    chunkMarks(sentence, { data: new Uint8Array(Math.round(seconds * 16000) * 2), mimeType: "audio/pcm", sampleRate: 16000 }, 0, true);
+  });
+}
+console.log(`Cost of speech marks (one worker; ${SENTENCES.length} sentences × mp3 and pcm16 × ${marksReps} runs, with and without marks interleaved)\n`);
+table([
+  ["side", "total s", "p50 ms", "p99 ms"],
+  ["without marks", sums.plain / 1000, percentile(costs.plain, 50), percentile(costs.plain, 99)],
+  ["with marks", sums.marks / 1000, percentile(costs.marks, 50), percentile(costs.marks, 99)],
+  [
+    "marks / without",
+    sums.marks / sums.plain,
+    percentile(costs.marks, 50) / percentile(costs.plain, 50),
+    percentile(costs.marks, 99) / percentile(costs.plain, 99),
+  ],
+]);
+// The same sentence and format, with marks over without, run next to each other.
+const paired = costs.marks.map((ms, i) => ms / costs.plain[i]);
+console.log(
+  `Paired (same sentence and format, next to each other) with / without: p50 ${percentile(paired, 50).toFixed(3)}, p99 ${percentile(paired, 99).toFixed(3)}`,
+);
+console.log(
+  `Marks' own work on this thread (alignment, visemes, slicing): ${alone.marks.toFixed(2)} ms for ${alone.flite.toFixed(0)} ms of flite (${((100 * alone.marks) / alone.flite).toFixed(2)}%)\n`,
+);
 await single.close();
 
 // 2. Time to first chunk on an idle pool.

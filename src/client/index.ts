@@ -4,4 +4,17 @@
  * src/errors.ts as type-only imports.
  */
 export { HootApi, HootError, type LoginAnswer, login, type Player } from "./http.ts";
-export { type ClientErrorCode, InteractClient, type InteractClientOptions, type InteractEvent, type Interaction, wsUrl } from "./interact.ts";
+export {
+  type AudioEvent,
+  type ClientErrorCode,
+  InteractClient,
+  type InteractClientOptions,
+  type InteractEvent,
+  type Interaction,
+  type InteractOptions,
+  type SubtitleMark,
+  type Viseme,
+  type VisemeMark,
+  wsUrl,
+} from "./interact.ts";
+export { markAt } from "./marks.ts";

@@ -25,6 +25,24 @@ export type InteractEvent =
   | Exclude<InteractEventPayload, { event: "interaction_error" }>
   | { event: "interaction_error"; error: string; code: ErrorCode | ClientErrorCode };
 
+/** One `audio` event: its audio, `duration_sec`, and the speech marks when asked for (PROTOCOL.md section 6). */
+export type AudioEvent = Extract<InteractEvent, { event: "audio" }>;
+/** One word of an audio event's `subtitles`, timed from the start of that event's audio. */
+export type SubtitleMark = NonNullable<AudioEvent["subtitles"]>[number];
+/** One mouth shape of an audio event's `visemes`, timed from the start of that event's audio. */
+export type VisemeMark = NonNullable<AudioEvent["visemes"]>[number];
+/** The 15 Oculus/Meta viseme ids: `sil PP FF TH DD kk CH SS nn RR aa E I O U`. */
+export type Viseme = VisemeMark["viseme"];
+
+export interface InteractOptions {
+  context?: Record<string, string | number | boolean>;
+  audioOutput?: boolean;
+  /** Word timings on this turn's audio events (default: the configuration's `subtitles`, else off). */
+  subtitles?: boolean;
+  /** Mouth shapes on this turn's audio events (default: the configuration's `visemes`, else off). */
+  visemes?: boolean;
+}
+
 export interface InteractClientOptions {
   /** The HTTP base URL (`https://host`, or `https://host/api`); the socket is `/interact` on the same host. */
   baseUrl: string;
@@ -73,8 +91,11 @@ export class InteractClient {
     return (this.connecting ??= this.open().finally(() => (this.connecting = null)));
   }
 
-  /** Sends `text` ("." to let the character speak first) and yields the reply's events until the stream closes. */
-  interact(text: string, options: { context?: Record<string, string | number | boolean>; audioOutput?: boolean } = {}): Interaction {
+  /**
+   * Sends `text` ("." to let the character speak first) and yields the reply's events until the stream closes.
+   * `subtitles` / `visemes` turn speech marks on (true) or off (false) for this turn (default: the configuration's).
+   */
+  interact(text: string, options: InteractOptions = {}): Interaction {
     const uid = crypto.randomUUID();
     const queue: (Message | null)[] = [];
     let wake: (() => void) | null = null;
@@ -98,6 +119,8 @@ export class InteractClient {
           text,
           context: options.context ?? {},
           audio_output: options.audioOutput ?? true,
+          ...(options.subtitles !== undefined ? { subtitles: options.subtitles } : {}),
+          ...(options.visemes !== undefined ? { visemes: options.visemes } : {}),
         })
       )
         stream.push(null);

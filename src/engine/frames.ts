@@ -11,7 +11,7 @@
  * A `text` frame is a fragment to show now; a `speech` frame is a whole unit to speak (the first clause or a
  * sentence), derived from the same text. Keeping them apart is what lets text flow without waiting for audio.
  */
-import type { AudioChunk } from "./vocabulary.ts";
+import type { AudioChunk, SpeechMarks, SubtitleMark, VisemeMark } from "./vocabulary.ts";
 
 /** A fragment of the reply, sent to the client as soon as it exists. */
 export interface TextFrame {
@@ -48,6 +48,17 @@ export interface AudioFrame {
   /** The sentence this audio speaks. */
   text: string;
   seq: number;
+  /** The length of this chunk's audio as a client decodes it (MP3: whole frames, the encoder's delay included). */
+  durationSec: number;
+  /** The marks the turn asked for (TurnInput.marks), timed from the start of this chunk's audio. */
+  marks?: FrameMarks;
+}
+
+/** Word and mouth timings of one audio frame: only the kinds the turn asked for are present. */
+export interface FrameMarks {
+  marks: SpeechMarks["marks"];
+  subtitles?: SubtitleMark[];
+  visemes?: VisemeMark[];
 }
 
 /** Why a turn failed; the codes are part of the wire's error codes (src/errors.ts). */

@@ -10,7 +10,19 @@
 
 export { type ChunkerOptions, chunkStage, SentenceChunker } from "./chunker/index.ts";
 export { createEngine, type EngineOptions } from "./engine.ts";
-export type { AudioFrame, CompleteFrame, DataFrame, ErrorFrame, NoticeFrame, ReplyFrame, SpeechFrame, TextFrame, TurnErrorCode, TurnFrame } from "./frames.ts";
+export type {
+  AudioFrame,
+  CompleteFrame,
+  DataFrame,
+  ErrorFrame,
+  FrameMarks,
+  NoticeFrame,
+  ReplyFrame,
+  SpeechFrame,
+  TextFrame,
+  TurnErrorCode,
+  TurnFrame,
+} from "./frames.ts";
 export { TURN_ERROR_CODES } from "./frames.ts";
 export * from "./llm/index.ts";
 export { type EngineLogger, silentLogger } from "./logger.ts";
@@ -51,7 +63,8 @@ export { isSpeakable, type SpeechOptions, speakableText, speechStage } from "./s
 export { createTtsProvider, FLITE_VOICES, LocalSpeechProvider, OPENAI_VOICES, type TtsObserver } from "./tts/index.ts";
 export { runTurn, type TurnDeps } from "./turn.ts";
 export { toErrorFrame } from "./turn-errors.ts";
-export type { AudioFormat, Context, ContextValue, Engine, HistoryMessage, TurnConfig, TurnInput, VoiceProfile } from "./types.ts";
+export type { AudioFormat, Context, ContextValue, Engine, HistoryMessage, MarksWanted, TurnConfig, TurnInput, VoiceProfile } from "./types.ts";
 export * from "./utilities/index.ts";
+export { type SpeechMarks, type SubtitleMark, VISEMES, type Viseme, type VisemeMark } from "./vocabulary.ts";
 export { InvalidAudio, VoiceInputError } from "./voice-in/errors.ts";
 export { createSttProvider, NoSttProvider } from "./voice-in/stt.ts";

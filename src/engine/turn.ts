@@ -122,7 +122,18 @@ export async function* runTurn(input: TurnInput, deps: TurnDeps): AsyncGenerator
   const pumps = [pump(split(frames, sentences), out, fail)];
   if (sentences && deps.tts && ticket) {
     pumps.push(
-      pump(speechStage(sentences, { tts: deps.tts, voice: input.config.voice_profile ?? {}, format: input.config.audio_format, signal, ticket }), out, fail),
+      pump(
+        speechStage(sentences, {
+          tts: deps.tts,
+          voice: input.config.voice_profile ?? {},
+          format: input.config.audio_format,
+          signal,
+          ticket,
+          marks: input.marks,
+        }),
+        out,
+        fail,
+      ),
     );
   }
   const pumped = Promise.all(pumps).then(() => out.close());

@@ -25,6 +25,12 @@ export interface TurnConfig {
   utilities?: UtilityPlan;
 }
 
+/** Which speech marks a turn wants on its audio frames. */
+export interface MarksWanted {
+  subtitles: boolean;
+  visemes: boolean;
+}
+
 export interface TurnInput {
   /** The child's words; "." means "speak without new input". */
   text: string;
@@ -33,6 +39,8 @@ export interface TurnInput {
   /** The player's stored conversation, oldest first; the engine trims it to its budget. */
   history: HistoryMessage[];
   audioOutput: boolean;
+  /** Word timings (`subtitles`) and mouth shapes (`visemes`) on each audio frame; absent: neither. */
+  marks?: MarksWanted;
   /** Aborted on interrupt, a new interact, socket close or shutdown. */
   signal: AbortSignal;
   /** When the caller received the request (performance.now()); the turn's timings count from here (default: the turn's start). */

@@ -27,4 +27,34 @@ export interface AudioChunk {
   data: Uint8Array;
   mimeType: string;
   sampleRate: number;
+  /** Word and mouth timings of this chunk's audio, when the request asked for them (SpeechRequest.marks). */
+  marks?: SpeechMarks;
+}
+
+/** The 15 visemes of the Oculus/Meta lip-sync set, which Unity and web avatar kits read. */
+export const VISEMES = ["sil", "PP", "FF", "TH", "DD", "kk", "CH", "SS", "nn", "RR", "aa", "E", "I", "O", "U"] as const;
+export type Viseme = (typeof VISEMES)[number];
+
+/** One word as spoken, timed from the start of its message's audio (seconds). */
+export interface SubtitleMark {
+  text: string;
+  start_time_sec: number;
+  duration_sec: number;
+}
+
+/** One mouth shape, timed from the start of its message's audio; a message's visemes tile it from 0 to its end. */
+export interface VisemeMark {
+  viseme: Viseme;
+  start_time_sec: number;
+  duration_sec: number;
+}
+
+/**
+ * The marks of one audio chunk: `engine` when they come from the speech engine's own segment timings,
+ * `estimated` when the provider gave none. Shaped as they go on the wire, so any adapter can send them as is.
+ */
+export interface SpeechMarks {
+  marks: "engine" | "estimated";
+  subtitles: SubtitleMark[];
+  visemes: VisemeMark[];
 }

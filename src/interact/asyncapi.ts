@@ -87,7 +87,7 @@ export function asyncApiDocument(version = "0.1.0"): Json {
     action: "send",
     channel,
     summary:
-      "The events of an interact stream, in order: interaction_started; transcript (an interact without text); text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close.",
+      "The events of an interact stream, in order: interaction_started; transcript (an interact without text); text, audio, data and safety_policy interleaved; text_complete, audio_complete, interaction_complete (or interaction_error); then the stream's close. A refused interact gets a stream error and its close. Every audio event carries duration_sec, and its speech marks (subtitles, visemes, marks) when the configuration or the interact turns them on.",
     messages: [...Object.keys(EventSchemas).map((event) => channelMessage(`${event}_event`)), channelMessage("stream_error"), channelMessage("stream_close")],
   });
   operations.set("connection_error", {

@@ -11,7 +11,7 @@
  * and utility lists are defaults that each interact may override.
  */
 
-import type { Context, TurnConfig, VoiceProfile } from "../engine/index.ts";
+import type { Context, MarksWanted, TurnConfig, VoiceProfile } from "../engine/index.ts";
 import { DEFAULT_SAFETY_POLICY } from "../engine/index.ts";
 import type { RequestOf, SessionConfig } from "./model.ts";
 
@@ -71,6 +71,8 @@ export interface InteractSettings {
   context: Context;
   audioOutput: boolean;
   languageCode: string;
+  /** The speech marks this turn wants on its audio. */
+  marks: MarksWanted;
 }
 
 /**
@@ -86,6 +88,7 @@ export function interactSettings(config: SessionConfig, request: Omit<RequestOf<
     context: engineContext({ ...config.context, ...request.context }),
     audioOutput: request.audio_output ?? config.audio_output ?? true,
     languageCode: language,
+    marks: { subtitles: request.subtitles ?? config.subtitles ?? false, visemes: request.visemes ?? config.visemes ?? false },
   };
 }
 

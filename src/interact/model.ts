@@ -90,6 +90,10 @@ export const ConfigSchema = Type.Object(
     // Defaults for every interact (the Unity SDK sends them inside the configuration).
     context: Type.Optional(ContextSchema),
     audio_output: Type.Optional(Type.Boolean({ description: "Default of each interact's audio_output." })),
+    subtitles: Type.Optional(Type.Boolean({ description: "Default false. When true, each audio message carries its words' timings (subtitles)." })),
+    visemes: Type.Optional(
+      Type.Boolean({ description: "Default false. When true, each audio message carries mouth shapes in time with its audio (visemes)." }),
+    ),
     on_input: Type.Optional(Names("Default of each interact's on_input.")),
     on_input_non_blocking: Type.Optional(Names("Default of each interact's on_input_non_blocking.")),
     on_output: Type.Optional(Names("Default of each interact's on_output.")),
@@ -208,6 +212,8 @@ export const RequestSchemas = {
       ),
       context: Type.Optional(ContextSchema),
       audio_output: Type.Optional(Type.Boolean({ description: "Synthesize speech (default: the configuration's, else true)." })),
+      subtitles: Type.Optional(Type.Boolean({ description: "Word timings on this turn's audio (default: the configuration's, else false)." })),
+      visemes: Type.Optional(Type.Boolean({ description: "Mouth shapes on this turn's audio (default: the configuration's, else false)." })),
       on_input: Type.Optional(Names("Configured utilities to run on the input before the reply; their answers fill {{name}} in the prompt.")),
       on_input_non_blocking: Type.Optional(Names("Configured utilities to run on the input beside the reply.")),
       on_output: Type.Optional(Names("Configured utilities to run on the reply.")),

@@ -8,7 +8,7 @@
  * The client SDK imports the types from here with `import type`, so it never loads server code.
  */
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
-import type { TurnFrame } from "../engine/index.ts";
+import { type TurnFrame, VISEMES } from "../engine/index.ts";
 import { type ErrorCode, ErrorCodeSchema } from "../errors.ts";
 import { ConfigSchema } from "./model.ts";
 import { formatMicros, nowMicros } from "./times.ts";
@@ -106,6 +106,27 @@ function eventSchema<E extends string, P extends TProperties>(event: E, payload:
   );
 }
 
+const Seconds = (description: string) => Type.Number({ minimum: 0, description });
+const SubtitleSchema = Type.Object(
+  {
+    text: Type.String({ description: "One word as the reply writes it, punctuation attached." }),
+    start_time_sec: Seconds("When the word starts, from the start of this message's audio."),
+    duration_sec: Seconds("How long it is spoken (it may run past this message's audio, into the next)."),
+  },
+  { additionalProperties: false, title: "subtitle" },
+);
+const VisemeSchema = Type.Object(
+  {
+    viseme: Type.Union(
+      VISEMES.map((id) => Type.Literal(id)),
+      { description: "An Oculus/Meta lip-sync viseme id." },
+    ),
+    start_time_sec: Seconds("From the start of this message's audio."),
+    duration_sec: Seconds("Never zero; the next viseme starts where this one ends."),
+  },
+  { additionalProperties: false, title: "viseme" },
+);
+
 /** The events of one interaction, in the order they can come. */
 export const EventSchemas = {
   interaction_started: eventSchema("interaction_started", {}, "The interaction began."),
@@ -126,6 +147,20 @@ export const EventSchemas = {
       sample_rate: Type.Integer({ description: "Samples per second." }),
       seq: Type.Integer({ minimum: 0, description: "Numbers the audio messages of one interaction from 0." }),
       text: Type.String({ description: "The sentence this audio speaks." }),
+      duration_sec: Seconds("The length of this message's audio as a client decodes it (MP3: whole frames, the encoder's delay included)."),
+      subtitles: Type.Optional(
+        Type.Array(SubtitleSchema, {
+          description: "When `subtitles` is on: the words that start in this message's audio, in order (PROTOCOL.md section 6).",
+        }),
+      ),
+      visemes: Type.Optional(
+        Type.Array(VisemeSchema, { description: "When `visemes` is on: mouth shapes tiling this message's audio from 0 to duration_sec, in order." }),
+      ),
+      marks: Type.Optional(
+        Type.Union([Type.Literal("engine"), Type.Literal("estimated")], {
+          description: 'Where the marks come from: "engine" (the speech engine\'s own timings) or "estimated" (a voice that gives none).',
+        }),
+      ),
     },
     "Synthesized speech for one sentence, in one or more messages.",
   ),
@@ -257,7 +292,19 @@ export function toWire(frame: StreamFrame, stamp: RequestStamp): InteractEventMe
     case "audio": {
       const { data, mimeType, sampleRate } = frame.chunk;
       const audio = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
-      return [event({ event: "audio", audio, mime_type: mimeType, sample_rate: sampleRate, seq: frame.seq, text: frame.text })];
+      const marks = frame.marks ? { ...frame.marks } : {};
+      return [
+        event({
+          event: "audio",
+          audio,
+          mime_type: mimeType,
+          sample_rate: sampleRate,
+          seq: frame.seq,
+          text: frame.text,
+          duration_sec: frame.durationSec,
+          ...marks,
+        }),
+      ];
     }
     case "notice":
       return [event({ event: "safety_policy", category: frame.category, action: frame.action })];

@@ -367,6 +367,7 @@ export class InteractSession {
       text,
       context: settings.context,
       audioOutput: settings.audioOutput,
+      marks: settings.marks,
       guard: this.guard.forTurn(this.identity),
       ...(heard ? { listen: (signal: AbortSignal) => voice.transcribe(heard, settings.languageCode, limit, signal).finally(() => heard.wav.fill(0)) } : {}),
       send: (message) => this.send(message),

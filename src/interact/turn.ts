@@ -14,7 +14,7 @@
  * as is one interrupted before it finished. The transcript then takes exactly the path typed text takes:
  * the safety checks, the model (redacted), the history (redacted).
  */
-import type { Context, Engine, EngineLogger, TurnConfig } from "../engine/index.ts";
+import type { Context, Engine, EngineLogger, MarksWanted, TurnConfig } from "../engine/index.ts";
 import { isSpeakFirst, VoiceInputError } from "../engine/index.ts";
 import type { History } from "./history.ts";
 import { type RequestStamp, type ServerMessage, type StreamFrame, streamClose, streamError, toWire } from "./protocol.ts";
@@ -35,6 +35,8 @@ export interface TurnRequest {
   text: string;
   context: Context;
   audioOutput: boolean;
+  /** Speech marks on the audio (absent: none). */
+  marks?: MarksWanted;
   /** The session's safety checks for this turn (default: the built-in default policy). */
   guard?: TurnGuard;
   /** An interact without text: the child's words come from the recogniser first (`text` is then ignored). Throws VoiceInputError. */
@@ -146,6 +148,7 @@ async function run(
       config: request.config,
       history,
       audioOutput: request.audioOutput,
+      marks: request.marks,
       signal,
       receivedAt: started,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { HootApi, HootError, InteractClient, type InteractEvent, wsUrl } from "../../src/client/index.ts";
+import { type AudioEvent, HootApi, HootError, InteractClient, type InteractEvent, markAt, type Viseme, wsUrl } from "../../src/client/index.ts";
 import { createTeamFixture, serverForFile, startTestServer } from "../helpers/server.ts";
 
 const file = serverForFile();
@@ -51,6 +51,33 @@ describe("InteractClient", () => {
     expect(story.toLowerCase()).toContain("dragon");
     expect(story).not.toBe(greetingText.text);
     client.close();
+  });
+
+  it("asks for speech marks for one turn and finds the word and mouth shape of any moment with markAt", async () => {
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
+    const player = await hoot.createPlayer("lip-sync");
+    const client = new InteractClient({
+      baseUrl: `${file.server.url}/api`,
+      apiKey: file.team.publicKey,
+      federatedId: player.federated_id,
+      config: { prompt: "You are Ollie the owl, a wise and kind friend." },
+    });
+    const marked = await collect(client.interact("Hello!", { subtitles: true, visemes: true }));
+    const plain = await collect(client.interact("Hello!"));
+    client.close();
+    const audio = marked.filter((e): e is AudioEvent => e.event === "audio");
+    expect(audio.length).toBeGreaterThan(0);
+    for (const e of audio) {
+      expect(e.marks).toBe("engine");
+      const visemes = e.visemes ?? [];
+      const first: Viseme | undefined = markAt(visemes, 0)?.viseme;
+      expect(first).toBe("sil");
+      const word = e.subtitles?.[0];
+      if (word) expect(markAt(e.subtitles ?? [], word.start_time_sec + word.duration_sec / 2)).toEqual(word);
+      expect(markAt(visemes, e.duration_sec + 1)).toBeNull();
+    }
+    expect(plain.filter((e) => e.event === "audio").every((e) => !("visemes" in e) && !("subtitles" in e))).toBe(true);
   });
 
   it("interrupt() ends the interaction early", async () => {

@@ -189,6 +189,36 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await shot("05-playground");
   }, 90_000);
 
+  it("shows captions and a mouth that follow the voice: the highlighted word changes while the audio plays", async () => {
+    await page.getByLabel("Say").fill("Tell me a story about an owl");
+    await page.getByLabel("Say").press("Enter");
+    // Watched in the page on every animation frame while the reply plays: which word is lit, and the mouth's shape.
+    const seen = await page.evaluate(
+      () =>
+        new Promise<{ words: string[]; visemes: string[] }>((resolve) => {
+          const words: string[] = [];
+          const visemes: string[] = [];
+          const started = performance.now();
+          const look = () => {
+            const word = document.querySelector("#pg-captions .word.now")?.textContent ?? "";
+            const viseme = document.querySelector("#pg-mouth")?.getAttribute("data-viseme") ?? "";
+            if (word && words.at(-1) !== word) words.push(word);
+            if (viseme && visemes.at(-1) !== viseme) visemes.push(viseme);
+            if ((words.length >= 3 && visemes.length >= 6) || performance.now() - started > 20_000) resolve({ words, visemes });
+            else requestAnimationFrame(look);
+          };
+          look();
+        }),
+    );
+    expect(seen.words.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen.visemes).size).toBeGreaterThan(3);
+    for (const viseme of seen.visemes) expect(["sil", "PP", "FF", "TH", "DD", "kk", "CH", "SS", "nn", "RR", "aa", "E", "I", "O", "U"]).toContain(viseme);
+    // Every highlighted word is a word the character said (the last sentence heard before stays captioned).
+    const said = (await page.locator(".line.character .said").allTextContents()).join(" ");
+    for (const word of seen.words) expect(said).toContain(word);
+    await shot("05b-playground-captions");
+  }, 60_000);
+
   it("shows the safety page", async () => {
     await page.getByRole("link", { name: "Safety" }).click();
     await page.getByRole("heading", { name: "Safety", level: 1 }).waitFor();

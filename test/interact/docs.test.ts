@@ -121,4 +121,17 @@ describe("AsyncAPI document", () => {
     expect(body["x-close-codes"]).toHaveLength(Object.keys(FATAL).length);
     expect(body.components.messages.set_configuration_request.payload.properties.config.properties.prompt).toMatchObject({ type: "string" });
   }, 30_000);
+
+  it("shows the speech marks of audio events: duration_sec, words, the 15 visemes and where they come from", async () => {
+    const { body } = await api(file.server.url, "GET", "/api/asyncapi.json");
+    const audio = body.components.messages.audio_event.payload;
+    expect(audio.required).toContain("duration_sec");
+    expect(audio.required).not.toContain("visemes");
+    expect(Object.keys(audio.properties.subtitles.items.properties)).toEqual(["text", "start_time_sec", "duration_sec"]);
+    const ids = audio.properties.visemes.items.properties.viseme.anyOf.map((s: { const: string }) => s.const);
+    expect(ids).toEqual(["sil", "PP", "FF", "TH", "DD", "kk", "CH", "SS", "nn", "RR", "aa", "E", "I", "O", "U"]);
+    expect(audio.properties.marks.anyOf.map((s: { const: string }) => s.const)).toEqual(["engine", "estimated"]);
+    const config = body.components.messages.set_configuration_request.payload.properties.config.properties;
+    expect([config.subtitles.type, config.visemes.type]).toEqual(["boolean", "boolean"]);
+  });
 });

@@ -16,8 +16,32 @@ const CASES: [string, StreamFrame, Record<string, unknown>[]][] = [
   ["a text fragment", { type: "text", text: "Hi" }, [{ event: "text", text: "Hi" }]],
   [
     "sentence audio as base64",
-    { type: "audio", chunk, text: "Hi there.", seq: 3 },
-    [{ event: "audio", audio: "//uQZA==", mime_type: "audio/mpeg", sample_rate: 44100, seq: 3, text: "Hi there." }],
+    { type: "audio", chunk, text: "Hi there.", seq: 3, durationSec: 0.026122 },
+    [{ event: "audio", audio: "//uQZA==", mime_type: "audio/mpeg", sample_rate: 44100, seq: 3, text: "Hi there.", duration_sec: 0.026122 }],
+  ],
+  [
+    "sentence audio with the marks the turn asked for",
+    {
+      type: "audio",
+      chunk,
+      text: "Hi.",
+      seq: 0,
+      durationSec: 0.5,
+      marks: { marks: "engine", subtitles: [{ text: "Hi.", start_time_sec: 0.1, duration_sec: 0.3 }] },
+    },
+    [
+      {
+        event: "audio",
+        audio: "//uQZA==",
+        mime_type: "audio/mpeg",
+        sample_rate: 44100,
+        seq: 0,
+        text: "Hi.",
+        duration_sec: 0.5,
+        marks: "engine",
+        subtitles: [{ text: "Hi.", start_time_sec: 0.1, duration_sec: 0.3 }],
+      },
+    ],
   ],
   [
     "a notice as safety_policy",

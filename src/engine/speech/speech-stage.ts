@@ -7,10 +7,11 @@
  * sentences before it. Providers with a queue serve the earliest need first, so under load a new turn's first
  * clause goes ahead of sentences other children will not hear for seconds yet.
  */
-import type { AudioFrame } from "../frames.ts";
+import type { AudioFrame, FrameMarks } from "../frames.ts";
 import { untilAborted } from "../pipeline/until-aborted.ts";
+import { audioSeconds } from "../tts/marks/chunk-marks.ts";
 import type { AudioChunk, SpeechTicket, TtsProvider } from "../tts/types.ts";
-import type { AudioFormat, VoiceProfile } from "../types.ts";
+import type { AudioFormat, MarksWanted, VoiceProfile } from "../types.ts";
 import { speakableText } from "./speakable.ts";
 
 export interface SpeechOptions {
@@ -20,6 +21,8 @@ export interface SpeechOptions {
   signal: AbortSignal;
   /** The turn's admission ticket (tts.admit()): the provider schedules the turn's sentences by need with it. */
   ticket?: SpeechTicket;
+  /** The marks to put on each frame (none when absent or both false). */
+  marks?: MarksWanted;
 }
 
 interface Job {
@@ -38,6 +41,7 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
   const start = performance.now();
   let queuedSeconds = 0;
   let seq = 0;
+  const wanted = options.marks && (options.marks.subtitles || options.marks.visemes) ? options.marks : null;
   const pull = async (): Promise<Job | null> => {
     const next = await source.next();
     if (next.done || signal.aborted) return null;
@@ -46,7 +50,10 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
     // Due a little before the estimate runs out: estimates of speaking time are rough.
     const due = start + queuedSeconds * 1000 * 0.8;
     queuedSeconds += estimateSeconds(speakable, options.voice.speed ?? 1);
-    return { text: next.value, chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due, ticket: options.ticket }) };
+    return {
+      text: next.value,
+      chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due, ticket: options.ticket, marks: wanted !== null }),
+    };
   };
   let upcoming = pull();
   try {
@@ -57,7 +64,11 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
       // The look-ahead may fail while this sentence is still playing; the failure is rethrown when awaited.
       upcoming.catch(() => {});
       if (!job.chunks) continue;
-      for await (const chunk of untilAborted(job.chunks, signal)) yield { type: "audio", chunk, text: job.text, seq: seq++ };
+      for await (const chunk of untilAborted(job.chunks, signal)) {
+        const frame: AudioFrame = { type: "audio", chunk, text: job.text, seq: seq++, durationSec: Math.round(audioSeconds(chunk) * 1e6) / 1e6 };
+        if (wanted && chunk.marks) frame.marks = frameMarks(chunk.marks, wanted);
+        yield frame;
+      }
       if (signal.aborted) return;
     }
   } finally {
@@ -66,6 +77,11 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
     void Promise.resolve(source.return?.()).catch(() => {});
     void upcoming.then((job) => job?.chunks?.[Symbol.asyncIterator]().return?.()).catch(() => {});
   }
+}
+
+/** The kinds of marks the turn wants, from what the provider timed. */
+function frameMarks(marks: NonNullable<AudioChunk["marks"]>, wanted: MarksWanted): FrameMarks {
+  return { marks: marks.marks, ...(wanted.subtitles ? { subtitles: marks.subtitles } : {}), ...(wanted.visemes ? { visemes: marks.visemes } : {}) };
 }
 
 /** Rough speaking time of `text`: about 14 characters a second at speed 1 for the built-in voices. */

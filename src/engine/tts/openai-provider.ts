@@ -13,6 +13,10 @@ import { Channel } from "../pipeline/channel.ts";
 import { MP3_SAMPLE_RATE, Mp3Encoder } from "./audio/mp3-encoder.ts";
 import { PCM_CHUNK_MS, PcmRechunker } from "./audio/pcm-chunks.ts";
 import { silentLogger, type TtsLogger } from "./logger.ts";
+import { chunkMarks } from "./marks/chunk-marks.ts";
+import { estimatedMarks } from "./marks/estimate.ts";
+import { EstimatedPcmMarks } from "./marks/estimated-pcm.ts";
+import { Loudness } from "./marks/loudness.ts";
 import { StallGuard } from "./stall-guard.ts";
 import { type AudioChunk, type SpeechRequest, type SpeechTicket, TtsError, type TtsObserver, type TtsProvider } from "./types.ts";
 
@@ -86,13 +90,21 @@ export class OpenAiSpeechProvider implements TtsProvider {
     if (!body) return;
     if (request.format === "pcm16") {
       const chunker = new PcmRechunker(((OPENAI_PCM_RATE * PCM_CHUNK_MS) / 1000) * 2);
+      const marks = request.marks ? new EstimatedPcmMarks(request.text, request.voice.speed ?? 1) : null;
       let bytes = 0;
       const wrap = (data: Uint8Array): AudioChunk => ({ data, mimeType: "audio/pcm", sampleRate: OPENAI_PCM_RATE });
       for await (const part of body) {
         bytes += part.length;
-        for (const data of chunker.push(part)) yield wrap(data);
+        for (const data of chunker.push(part)) {
+          if (!marks) yield wrap(data);
+          else for (const chunk of marks.push(wrap(data))) yield chunk;
+        }
       }
-      for (const data of chunker.end()) yield wrap(data);
+      for (const data of chunker.end()) {
+        if (!marks) yield wrap(data);
+        else for (const chunk of marks.push(wrap(data))) yield chunk;
+      }
+      if (marks) for (const chunk of marks.end()) yield chunk;
       this.options.observer?.synthesized?.(performance.now() - started, bytes / 2 / OPENAI_PCM_RATE);
       return;
     }
@@ -100,11 +112,19 @@ export class OpenAiSpeechProvider implements TtsProvider {
     try {
       const stream = encoder.start(OPENAI_PCM_RATE);
       const samples = new SampleReader();
-      for await (const part of body) stream.write(samples.push(part));
+      const loudness = request.marks ? new Loudness(OPENAI_PCM_RATE) : null;
+      for await (const part of body) {
+        const read = samples.push(part);
+        stream.write(read);
+        loudness?.push(read);
+      }
       if (request.signal.aborted) return;
       const data = stream.end();
-      this.options.observer?.synthesized?.(performance.now() - started, samples.count / OPENAI_PCM_RATE);
-      if (data.length > 0) yield { data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE };
+      const seconds = samples.count / OPENAI_PCM_RATE;
+      this.options.observer?.synthesized?.(performance.now() - started, seconds);
+      const chunk: AudioChunk = { data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE };
+      if (loudness) chunk.marks = chunkMarks(estimatedMarks(request.text, seconds, loudness.speech() ?? undefined), chunk, 0, true);
+      if (data.length > 0) yield chunk;
     } finally {
       // An encoder left mid-stream is reset by its next start(), so it can always be reused.
       if (this.idle.length < IDLE_ENCODERS) this.idle.push(encoder);

@@ -16,6 +16,8 @@ export interface SpeechRequest {
   voice: VoiceProfile;
   format: AudioFormat;
   signal: AbortSignal;
+  /** Also time the words and mouth shapes of this sentence (AudioChunk.marks); off by default, at no cost. */
+  marks?: boolean;
   /**
    * The turn's ticket from `admit()`. With it, sentences of one turn are served in order and each is scheduled
    * for when the listener will need it (the first one now, the next one when the audio before it has played).

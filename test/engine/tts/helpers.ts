@@ -2,9 +2,11 @@
  * What the tts tests check audio with: a real MP3 decoder (mpg123 compiled to wasm), frame-level checks,
  * a crude pitch estimate, and a logger that keeps every line so a test can prove no text was logged.
  */
+import { expect } from "bun:test";
 import { MPEGDecoder } from "mpg123-decoder";
 import { type FrameHeader, parseFrameHeader, splitFrames } from "../../../src/engine/tts/audio/mp3-frames.ts";
 import type { AudioChunk, TtsLogger } from "../../../src/engine/tts/index.ts";
+import { type SpeechMarks, VISEMES } from "../../../src/engine/vocabulary.ts";
 
 export interface Decoded {
   samples: Float32Array;
@@ -139,4 +141,25 @@ export function recordingLogger(): TtsLogger & { lines: { level: string; fields:
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
   const at = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/**
+ * Checks the rules every audio message's marks keep (PROTOCOL.md section 6): visemes from the 15, contiguous from 0
+ * to `seconds`, none of zero length, neighbours never the same; words inside the message with a length.
+ */
+export function expectWellFormed(marks: Pick<SpeechMarks, "subtitles" | "visemes">, seconds: number): void {
+  let at = 0;
+  marks.visemes.forEach((v, i) => {
+    expect(VISEMES).toContain(v.viseme);
+    expect(v.start_time_sec).toBeCloseTo(at, 6);
+    expect(v.duration_sec).toBeGreaterThan(0);
+    if (i > 0) expect(v.viseme).not.toBe(marks.visemes[i - 1].viseme);
+    at = v.start_time_sec + v.duration_sec;
+  });
+  expect(at).toBeCloseTo(seconds, 5);
+  for (const word of marks.subtitles) {
+    expect(word.start_time_sec).toBeGreaterThanOrEqual(0);
+    expect(word.start_time_sec).toBeLessThanOrEqual(seconds);
+    expect(word.duration_sec).toBeGreaterThan(0);
+  }
 }

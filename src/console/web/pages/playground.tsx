@@ -1,13 +1,16 @@
 /**
  * Playground: talk to the character as a player would, over the real websocket. Pick a player (or make a
  * test player), write the prompt, pick policy and voice, then talk: the reply streams in as text, is heard
- * through Web Audio as its audio arrives, and every event lands on a timeline with its timing.
+ * through Web Audio as its audio arrives, with captions and a mouth that follow the voice (speech marks), and
+ * every event lands on a timeline with its timing.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, messageOf } from "../api.ts";
 import { Notice, Page } from "../components.tsx";
-import { type AudioStats, ReplyPlayer } from "../playground/audio.ts";
+import { type AudioStats, type EventMarks, ReplyPlayer } from "../playground/audio.ts";
 import { Conversation, type PlaygroundConfig, type ServerMessage } from "../playground/conversation.ts";
+import { LipSync } from "../playground/lip-sync.tsx";
+import { type Entry, Timeline, type Turn } from "../playground/timeline.tsx";
 import type { ConsolePlayer } from "./players.tsx";
 
 interface Options {
@@ -23,23 +26,6 @@ interface Line {
   state: "streaming" | "done" | "interrupted" | "failed";
 }
 
-interface Turn {
-  began: number;
-  firstText?: number;
-  firstAudio?: number;
-  firstHeard?: number;
-  closed?: number;
-  audioChunks: number;
-}
-
-interface Entry {
-  n: number;
-  uid: string;
-  ms: number;
-  label: string;
-  detail: string;
-}
-
 const MAX_ENTRIES = 400;
 
 export function PlaygroundPage(props: { playerPk: string | null }) {
@@ -50,6 +36,7 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
   const [policy, setPolicy] = useState("");
   const [voice, setVoice] = useState("");
   const [audioOn, setAudioOn] = useState(true);
+  const [marksOn, setMarksOn] = useState(true);
   const [status, setStatus] = useState<"idle" | "connecting" | "connected">("idle");
   const [lines, setLines] = useState<Line[]>([]);
   const [entries, setEntries] = useState<Entry[]>([]);
@@ -144,7 +131,8 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
           t.audioChunks++;
         });
         const audio = String(m.audio ?? "");
-        player.current?.push(uid, audio, String(m.text ?? ""));
+        const marks = typeof m.duration_sec === "number" ? { duration: m.duration_sec, subtitles: m.subtitles, visemes: m.visemes } : undefined;
+        player.current?.push(uid, audio, String(m.text ?? ""), marks as EventMarks | undefined);
         log(uid, at, "audio", `#${String(m.seq ?? "")}, ${Math.round((audio.length * 3) / 4 / 1024)} KiB ${String(m.mime_type ?? "")}`);
         break;
       }
@@ -172,6 +160,8 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
   const config = (): PlaygroundConfig => ({
     prompt,
     audio_format: "mp3",
+    subtitles: marksOn,
+    visemes: marksOn,
     ...(policy ? { safety_policy: policy } : {}),
     ...(voice ? { voice_profile: { voice_id: voice } } : {}),
   });
@@ -270,7 +260,6 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
   };
 
   const connected = status === "connected";
-  const turnList = Object.entries(turns);
 
   return (
     <Page title="Playground">
@@ -312,6 +301,10 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
             <input type="checkbox" checked={audioOn} onChange={(e) => setAudioOn(e.currentTarget.checked)} />
             Speak the reply
           </label>
+          <label class="check">
+            <input type="checkbox" checked={marksOn} onChange={(e) => setMarksOn(e.currentTarget.checked)} />
+            Captions and mouth
+          </label>
         </div>
         <div class="actions">
           {status === "idle" ? (
@@ -344,6 +337,7 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
           </li>
         ))}
       </ol>
+      {marksOn ? <LipSync player={player.current} /> : null}
       <p class="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>
@@ -364,54 +358,7 @@ export function PlaygroundPage(props: { playerPk: string | null }) {
         Audio heard: {stats.clips} clips, {stats.seconds.toFixed(1)} s{stats.errors ? `, ${stats.errors} could not be decoded` : ""}.
       </p>
 
-      <h2>Timeline</h2>
-      {turnList.length > 0 ? (
-        <div class="table-wrap">
-          <table id="pg-turns">
-            <caption>Timings of each interaction, from sending it</caption>
-            <thead>
-              <tr>
-                <th scope="col">Interaction</th>
-                <th scope="col">First text</th>
-                <th scope="col">First audio</th>
-                <th scope="col">First heard</th>
-                <th scope="col">Close</th>
-                <th scope="col">Audio chunks</th>
-              </tr>
-            </thead>
-            <tbody>
-              {turnList.map(([uid, t]) => (
-                <tr data-uid={uid}>
-                  <td>
-                    <code>{uid.slice(0, 8)}</code>
-                  </td>
-                  <td>{ms(t.firstText, t.began)}</td>
-                  <td>{ms(t.firstAudio, t.began)}</td>
-                  <td>{ms(t.firstHeard, t.began)}</td>
-                  <td data-closed={t.closed === undefined ? "false" : "true"}>{ms(t.closed, t.began)}</td>
-                  <td>{t.audioChunks}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p>No interactions yet.</p>
-      )}
-      <details open={entries.length > 0 && entries.length < 60}>
-        <summary>Every event ({entries.length})</summary>
-        <ol class="events" id="pg-events">
-          {entries.map((e) => (
-            <li data-event={e.label} data-uid={e.uid}>
-              <code>+{e.ms} ms</code> <code>{e.uid.slice(0, 8)}</code> {e.label} {e.detail ? <span class="muted">{e.detail}</span> : null}
-            </li>
-          ))}
-        </ol>
-      </details>
+      <Timeline turns={turns} entries={entries} />
     </Page>
   );
-}
-
-function ms(at: number | undefined, began: number): string {
-  return at === undefined ? "—" : `${Math.round(at - began)} ms`;
 }

@@ -11,6 +11,9 @@ export interface PlaygroundConfig {
   safety_policy?: string;
   voice_profile?: { voice_id: string };
   audio_format: "mp3";
+  /** Speech marks on every audio event, for the captions and the mouth. */
+  subtitles: boolean;
+  visemes: boolean;
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;

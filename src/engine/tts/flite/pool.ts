@@ -32,6 +32,8 @@ export interface PoolJob {
   voiceId: string;
   profile: VoiceProfile;
   format: AudioFormat;
+  /** The sentence as the turn writes it, when its marks are wanted. */
+  marks?: string;
   /** The turn this sentence belongs to and its place in it: the job is needed when the timeline says. */
   turn?: { timeline: TurnTimeline; slot: number };
   /** Without a turn: when the audio is needed (performance.now() ms); default: when submitted. */
@@ -185,7 +187,7 @@ export class FlitePool {
       this.running.set(slot, job);
       this.options.observer?.queued?.(performance.now() - job.submittedAt);
       job.deadline = setTimeout(() => this.expire(slot, job), this.options.jobTimeoutMs);
-      slot.run({ type: "job", id: job.id, text: job.text, voiceId: job.voiceId, profile: job.profile, format: job.format });
+      slot.run({ type: "job", id: job.id, text: job.text, voiceId: job.voiceId, profile: job.profile, format: job.format, marks: job.marks });
     }
   }
 
@@ -244,7 +246,8 @@ export class FlitePool {
         if (job.turn) job.turn.timeline.delivered(job.turn.slot, performance.now());
       }
       // push() is false once the consumer left without aborting: stop the work too.
-      if (!job.out.push({ data: message.data, mimeType: message.mimeType, sampleRate: message.sampleRate })) this.cancel(job);
+      const chunk = { data: message.data, mimeType: message.mimeType, sampleRate: message.sampleRate };
+      if (!job.out.push(message.marks ? { ...chunk, marks: message.marks } : chunk)) this.cancel(job);
       return;
     }
     if (message.type === "failed") {

@@ -5,6 +5,7 @@
  * between steps.
  */
 import type { AudioFormat, VoiceProfile } from "../../types.ts";
+import type { SpeechMarks } from "../../vocabulary.ts";
 
 /** flite and LAME, compiled. A compiled module can be posted between threads without compiling it again. */
 export interface WasmModules {
@@ -30,13 +31,15 @@ export interface JobMessage {
   voiceId: string;
   profile: VoiceProfile;
   format: AudioFormat;
+  /** The sentence as the turn writes it, when its marks are wanted (flite then prints its segments too). */
+  marks?: string;
 }
 
 export type ToWorker = InitMessage | JobMessage;
 
 export type FromWorker =
   | { type: "ready"; modules?: WasmModules }
-  | { type: "chunk"; id: number; data: Uint8Array; mimeType: string; sampleRate: number }
+  | { type: "chunk"; id: number; data: Uint8Array; mimeType: string; sampleRate: number; marks?: SpeechMarks }
   /** `synthMs`: flite; `totalMs`: the whole job in the worker; `audioMs`: the audio it made. */
   | { type: "done"; id: number; cancelled: boolean; synthMs: number; totalMs: number; audioMs: number }
   | { type: "failed"; id: number; message: string };

@@ -8,6 +8,8 @@
  */
 import { loadMp3Module, MP3_SAMPLE_RATE, Mp3Encoder } from "../audio/mp3-encoder.ts";
 import { pcmChunks } from "../audio/pcm-chunks.ts";
+import { chunkMarks } from "../marks/chunk-marks.ts";
+import { fliteMarks } from "../marks/flite-marks.ts";
 import type { FromWorker, JobMessage, ToWorker } from "./protocol.ts";
 import { prepareFlite, runFlite } from "./run-flite.ts";
 import { DEFAULT_FLITE_VOICE, findFliteVoice } from "./voices.ts";
@@ -34,16 +36,25 @@ async function runJob(job: JobMessage): Promise<void> {
   const voice = findFliteVoice(job.voiceId) ?? DEFAULT_FLITE_VOICE;
   const host = await (next ?? prepareFlite(module));
   next = null;
-  const pcm = await runFlite(module, job.text, voice, job.profile, host);
+  const pcm = await runFlite(module, job.text, voice, job.profile, host, job.marks !== undefined);
   const synthMs = performance.now() - started;
   const audioMs = (pcm.samples.length * 1000) / pcm.sampleRate;
+  const sentence = job.marks !== undefined && pcm.segments ? fliteMarks(job.marks, pcm.segments, pcm.samples.length / pcm.sampleRate) : null;
   if (!cancelled() && job.format === "mp3") {
     const data = encoder.encode(pcm.samples, pcm.sampleRate, cancelled);
-    if (data && data.length > 0) send({ type: "chunk", id: job.id, data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE }, [data.buffer]);
+    if (data && data.length > 0) {
+      const chunk = { data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE };
+      send({ type: "chunk", id: job.id, ...chunk, ...(sentence ? { marks: chunkMarks(sentence, chunk, 0, true) } : {}) }, [data.buffer]);
+    }
   } else if (!cancelled()) {
-    for (const data of pcmChunks(pcm.samples, pcm.sampleRate)) {
+    const chunks = pcmChunks(pcm.samples, pcm.sampleRate);
+    let from = 0;
+    for (const [k, data] of chunks.entries()) {
       if (cancelled()) break;
-      send({ type: "chunk", id: job.id, data, mimeType: "audio/pcm", sampleRate: pcm.sampleRate }, [data.buffer]);
+      const chunk = { data, mimeType: "audio/pcm", sampleRate: pcm.sampleRate };
+      const marks = sentence ? { marks: chunkMarks(sentence, chunk, from, k === chunks.length - 1) } : {};
+      from += data.length / 2 / pcm.sampleRate;
+      send({ type: "chunk", id: job.id, ...chunk, ...marks }, [data.buffer]);
     }
   }
   send({ type: "done", id: job.id, cancelled: cancelled(), synthMs, totalMs: performance.now() - started, audioMs });

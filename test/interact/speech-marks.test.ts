@@ -1,0 +1,241 @@
+/**
+ * Speech marks through the real server (PROTOCOL.md section 6): a scripted model on loopback (so the words are
+ * known), the real offline voice (flite in workers), a real SQLite file, real sockets. The marks are checked
+ * against the audio as a client decodes it: mpg123 for MP3, the raw samples for pcm16, energy per 10 ms frame.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { decodeMp3, decodePcm16, expectWellFormed } from "../engine/tts/helpers.ts";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
+import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
+import { type Msg, openSession } from "../helpers/ws.ts";
+
+let fake: FakeOpenAi;
+let server: TestServer;
+let team: TeamFixture;
+
+beforeAll(async () => {
+  fake = startFakeOpenAi();
+  server = await startTestServer({ HOOT_LLM_PROVIDER: "openai", HOOT_LLM_BASE_URL: fake.url, HOOT_LLM_API_KEY: "sk-fake", HOOT_TTS_WORKERS: "2" });
+  team = await createTeamFixture(server);
+});
+afterAll(async () => {
+  await server.close();
+  await fake.stop();
+});
+
+const PROMPT = "You are Ollie the owl, a kind friend.";
+const STORY =
+  "Once upon a time, a little owl named Hoot lived in a tall oak tree. Every night she counted 25 stars! " +
+  "Her friend, Dr. Badger, said: “Don’t worry, the moon always comes back.” Isn't that lovely?";
+const TURNS = [STORY, "Hello there, my friend! What shall we play today?", "Cats purr when they are happy, and they sleep for 12 hours a day."];
+
+/** The model's reply, one token per word. */
+function say(text: string): string[] {
+  return text.split(/(?= )/);
+}
+
+async function session(config: Msg = {}) {
+  const player = await createPlayer(server, team);
+  return openSession(server.url, player.token, { prompt: PROMPT, ...config });
+}
+
+const audioOf = (events: Msg[]) => events.filter((e) => e.event === "audio");
+const bytes = (e: Msg) => new Uint8Array(Buffer.from(e.audio, "base64"));
+/** The words a client shows: the reply's tokens that hold a letter or a digit. */
+const wordsOf = (text: string) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+
+interface Sentence {
+  samples: Float32Array;
+  rate: number;
+  words: { text: string; start_time_sec: number; duration_sec: number }[];
+  visemes: { viseme: string; start_time_sec: number; duration_sec: number }[];
+}
+
+/** Each sentence's decoded audio with its messages' marks put on one clock (pcm16 slices are joined). */
+async function sentences(events: Msg[]): Promise<Sentence[]> {
+  const out: Sentence[] = [];
+  let current: { text: string; parts: Float32Array[]; rate: number; at: number; words: Sentence["words"]; visemes: Sentence["visemes"] } | null = null;
+  const finish = () => {
+    if (!current) return;
+    const total = current.parts.reduce((n, p) => n + p.length, 0);
+    const samples = new Float32Array(total);
+    let offset = 0;
+    for (const part of current.parts) {
+      samples.set(part, offset);
+      offset += part.length;
+    }
+    out.push({ samples, rate: current.rate, words: current.words, visemes: current.visemes });
+  };
+  for (const e of audioOf(events)) {
+    const decoded = e.mime_type === "audio/mpeg" ? await decodeMp3(bytes(e)) : { samples: decodePcm16(bytes(e)), sampleRate: e.sample_rate, errors: 0 };
+    expect(decoded.errors).toBe(0);
+    // duration_sec is the decoded length, to the sample.
+    expect(e.duration_sec).toBeCloseTo(decoded.samples.length / decoded.sampleRate, 6);
+    expectWellFormed({ subtitles: e.subtitles ?? [], visemes: e.visemes }, e.duration_sec);
+    if (e.mime_type === "audio/mpeg" || current?.text !== e.text) {
+      finish();
+      current = { text: e.text, parts: [], rate: decoded.sampleRate, at: 0, words: [], visemes: [] };
+    }
+    const at = current!.at;
+    current!.parts.push(decoded.samples);
+    for (const w of e.subtitles ?? []) current!.words.push({ ...w, start_time_sec: w.start_time_sec + at });
+    for (const v of e.visemes) current!.visemes.push({ ...v, start_time_sec: v.start_time_sec + at });
+    current!.at += e.duration_sec;
+  }
+  finish();
+  return out;
+}
+
+/** RMS of each 10 ms frame. */
+function frameEnergy(samples: Float32Array, rate: number): number[] {
+  const size = Math.round(rate / 100);
+  const out: number[] = [];
+  for (let start = 0; start + size <= samples.length; start += size) {
+    let sum = 0;
+    for (let i = start; i < start + size; i++) sum += samples[i] * samples[i];
+    out.push(Math.sqrt(sum / size));
+  }
+  return out;
+}
+
+/** The sound agrees with the marks: loud frames fall in mouth shapes, and every word holds voiced frames. */
+function expectMarksMatchSound(sentence: Sentence): void {
+  const energy = frameEnergy(sentence.samples, sentence.rate);
+  const visemeAt = (t: number) => sentence.visemes.find((v) => t >= v.start_time_sec && t < v.start_time_sec + v.duration_sec)?.viseme ?? "sil";
+  const loudest = energy
+    .map((value, k) => ({ value, t: (k + 0.5) / 100 }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, Math.ceil(energy.length / 10));
+  const inside = loudest.filter((frame) => visemeAt(frame.t) !== "sil").length;
+  expect(inside / loudest.length).toBeGreaterThanOrEqual(0.9);
+  const peak = Math.max(...energy);
+  for (const word of sentence.words) {
+    const first = Math.floor(word.start_time_sec * 100);
+    const last = Math.ceil((word.start_time_sec + word.duration_sec) * 100);
+    const voiced = energy.slice(first, last).some((value) => value > peak * 0.05);
+    expect({ word: word.text, voiced }).toEqual({ word: word.text, voiced: true });
+  }
+}
+
+describe("speech marks from the offline voice", () => {
+  it.each(["mp3", "pcm16"])(
+    "times the words and visemes of several turns against the decoded %s audio",
+    async (format) => {
+      const probe = await session({ subtitles: true, visemes: true, audio_format: format });
+      for (const text of TURNS) {
+        fake.plan(say(text));
+        const { events } = await probe.interact("tell me something", { audio_output: true }, 30_000);
+        const audio = audioOf(events);
+        expect(audio.length).toBeGreaterThan(0);
+        for (const e of audio) expect(e.marks).toBe("engine");
+        const reply = events.find((e) => e.event === "text_complete")!.text as string;
+        // The captions are the reply's own words, each once, in order (markup aside, nothing else).
+        expect(audio.flatMap((e) => e.subtitles.map((w: Msg) => w.text))).toEqual(wordsOf(reply));
+        for (const sentence of await sentences(events)) expectMarksMatchSound(sentence);
+      }
+      probe.close();
+    },
+    60_000,
+  );
+
+  it("sends no marks unless asked, but always duration_sec", async () => {
+    const probe = await session();
+    fake.plan(say("Hello there, my friend!"));
+    const { events } = await probe.interact("hi", { audio_output: true }, 30_000);
+    probe.close();
+    const audio = audioOf(events);
+    expect(audio.length).toBeGreaterThan(0);
+    for (const e of audio) {
+      expect(e.duration_sec).toBeGreaterThan(0.3);
+      expect(Object.keys(e).filter((key) => ["subtitles", "visemes", "marks"].includes(key))).toEqual([]);
+    }
+  }, 30_000);
+
+  it("lets one interact turn marks on or off for that turn only", async () => {
+    const probe = await session({ visemes: true });
+    const keys = async (fields: Msg) => {
+      fake.plan(say("Hello there!"));
+      const { events } = await probe.interact("hi", { audio_output: true, ...fields }, 30_000);
+      return audioOf(events).map((e) => ["subtitles", "visemes", "marks"].filter((key) => key in e).join(","));
+    };
+    expect(await keys({})).toEqual(["visemes,marks"]);
+    expect(await keys({ subtitles: true })).toEqual(["subtitles,visemes,marks"]);
+    expect(await keys({ visemes: false })).toEqual([""]);
+    expect(await keys({})).toEqual(["visemes,marks"]);
+    probe.close();
+  }, 30_000);
+
+  it("sends no marks for an interrupted story after its close", async () => {
+    const probe = await session({ subtitles: true, visemes: true });
+    fake.tokenDelayMs = 40;
+    fake.plan(say(`${STORY} ${STORY} ${STORY}`));
+    try {
+      const uid = crypto.randomUUID();
+      probe.send({ type: "stream", kind: "interact", uid, text: "a long story", context: {}, audio_output: true });
+      const first = await probe.next((m) => m.uid === uid && m.event === "audio", 20_000);
+      expect(first.subtitles.length).toBeGreaterThan(0);
+      await probe.request("interrupt", { target_uid: uid });
+      // The next turn's end shows that everything of the interrupted one has arrived.
+      fake.tokenDelayMs = 0;
+      fake.plan(say("Okay."));
+      await probe.interact("stop", { audio_output: true }, 30_000);
+      const mine = probe.messages.filter((m) => m.uid === uid);
+      const closeAt = mine.findIndex((m) => m.kind === "close");
+      expect(closeAt).toBeGreaterThan(-1);
+      expect(mine.slice(closeAt + 1)).toEqual([]);
+      const shown = mine
+        .filter((m) => m.event === "text")
+        .map((m) => m.text)
+        .join("");
+      // Never more words in the captions than in the text that was shown.
+      const captioned = audioOf(mine).flatMap((e) => e.subtitles.map((w: Msg) => w.text));
+      expect(wordsOf(shown).slice(0, captioned.length)).toEqual(captioned);
+    } finally {
+      fake.tokenDelayMs = 0;
+      probe.close();
+    }
+  }, 60_000);
+
+  it("gives a sentence held back by safety no marks: the captions are the words that were shown", async () => {
+    const probe = await session({ subtitles: true, visemes: true });
+    fake.plan(["Hi", " there!", " He st", "abbed the m", "an until bl", "ood poured", " out everywhere.", " Let's", " play a", " game."]);
+    const { events } = await probe.interact("tell me a story", { audio_output: true }, 30_000);
+    probe.close();
+    const reply = events.find((e) => e.event === "text_complete")!.text as string;
+    expect(reply).toBe("Hi there! Let's play a game.");
+    const captioned = audioOf(events).flatMap((e) => e.subtitles.map((w: Msg) => w.text));
+    expect(captioned).toEqual(["Hi", "there!", "Let's", "play", "a", "game."]);
+    expect(JSON.stringify(audioOf(events))).not.toContain("blood");
+  }, 30_000);
+});
+
+describe("estimated speech marks from a voice without timings", () => {
+  it.each(["mp3", "pcm16"])(
+    "estimates the words and visemes of an OpenAI-compatible voice's %s audio, and says so",
+    async (format) => {
+      const remote = await startTestServer(fakeProviderEnv(fake));
+      try {
+        const player = await createPlayer(remote, await createTeamFixture(remote));
+        const probe = await openSession(remote.url, player.token, { prompt: PROMPT, subtitles: true, visemes: true, audio_format: format });
+        fake.plan(say("Hello there, my friend! Let's count 3 stars."));
+        const { events } = await probe.interact("hi", { audio_output: true }, 30_000);
+        probe.close();
+        const audio = audioOf(events);
+        expect(audio.length).toBeGreaterThan(1);
+        for (const e of audio) {
+          expect(e.marks).toBe("estimated");
+          expectWellFormed({ subtitles: e.subtitles, visemes: e.visemes }, e.duration_sec);
+        }
+        const reply = events.find((e) => e.event === "text_complete")!.text as string;
+        expect(audio.flatMap((e) => e.subtitles.map((w: Msg) => w.text))).toEqual(wordsOf(reply));
+        // Every word is given some of the audio, in order.
+        const sentence = (await sentences(events))[0];
+        expect(sentence.words.map((w) => w.text)).toEqual(["Hello", "there,", "my", "friend!"]);
+        for (const [k, w] of sentence.words.entries()) if (k > 0) expect(w.start_time_sec).toBeGreaterThan(sentence.words[k - 1].start_time_sec);
+      } finally {
+        await remote.close();
+      }
+    },
+    30_000,
+  );
+});
