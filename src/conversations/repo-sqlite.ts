@@ -19,6 +19,7 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
   });
   return {
     newest: (playerId, limit) => newest(db).all({ playerId, limit }),
+    ofPlayer: (playerId) => ofPlayer(db).all({ playerId }),
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
@@ -43,6 +44,12 @@ const purgeStatement = prepared((db) => db.$client.query<never, [number]>("DELET
 const newest = prepared((db) =>
   db.$client.query<StoredRow, { playerId: number; limit: number }>(
     "SELECT id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $playerId ORDER BY id DESC LIMIT $limit",
+  ),
+);
+
+const ofPlayer = prepared((db) =>
+  db.$client.query<StoredRow & { createdAt: number }, { playerId: number }>(
+    "SELECT id, role, text, text_enc AS sealed, created_at AS createdAt FROM conversation_messages WHERE player_id = $playerId ORDER BY id",
   ),
 );
 
