@@ -5,6 +5,7 @@
  * is fixed in this file alone.
  */
 
+import type { AuditRepo } from "../audit/repo.ts";
 import type { CallerResolver } from "../auth/caller.ts";
 import type { CredentialStore } from "../auth/credentials.ts";
 import type { AuthLookups } from "../auth/lookups.ts";
@@ -52,6 +53,7 @@ export type ConsoleRepositories = {
   conversations: ConversationRepo;
   incidents: IncidentRepo;
   safetyPolicies: SafetyPolicyRepo;
+  audit: AuditRepo;
 };
 
 /**

@@ -273,7 +273,13 @@ describe("the console API, through the same services as the HTTP API", () => {
     const browser = await signedIn(fixture);
     const made = await browser.api("POST", "/players", {});
     expect(made.status).toBe(201);
-    expect(made.body).toEqual({ pk: expect.any(Number), external_id: expect.stringMatching(/^test-/), federated_id: expect.stringMatching(/^hoot_dev_fid_/) });
+    expect(made.body).toEqual({
+      pk: expect.any(Number),
+      external_id: expect.stringMatching(/^test-/),
+      federated_id: expect.stringMatching(/^hoot_dev_fid_/),
+      consent: "none",
+      consent_updated_at: null,
+    });
     const named = await browser.api("POST", "/players", { external_id: "mia" });
     expect((await browser.api("POST", "/players", { external_id: "mia" })).status).toBe(409);
     const first = await browser.api("GET", "/players?limit=1");
