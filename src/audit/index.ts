@@ -18,7 +18,8 @@ export function auditRoutes(deps: AuthNeeds & AuditNeeds) {
       detail: {
         summary: "List the audit trail",
         description:
-          "Who read, exported, erased or deleted a player's data or changed their consent, newest first, never any content. Page with `limit` and `after` (the previous page's `next`); `player_pk` keeps one player's rows, also after the player was deleted.",
+          "Who read, exported, erased or deleted a player's data or changed their consent, newest first, never any content. Page with `limit` and " +
+          "`after` (the previous page's `next`); `player_pk` keeps one player's rows, also after the player was deleted.",
       },
     });
 }

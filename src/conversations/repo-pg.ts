@@ -15,7 +15,8 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
     ofPlayer: (playerId) =>
       query<StoredRow & { createdAt: number }>(
         db,
-        `SELECT id::float8 AS id, role, text, text_enc AS sealed, created_at::float8 AS "createdAt" FROM conversation_messages WHERE player_id = $1 ORDER BY id`,
+        `SELECT id::float8 AS id, role, text, text_enc AS sealed, created_at::float8 AS "createdAt"
+           FROM conversation_messages WHERE player_id = $1 ORDER BY id`,
         [playerId],
       ),
     async append(playerId, messages) {

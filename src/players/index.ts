@@ -72,7 +72,8 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
           detail: {
             summary: "Edit a player's external_id or consent",
             description:
-              "`consent` (none or granted) takes a developer token or a playerCreate service token of the team, and is audited as `player.consent`; `external_id` takes a developer token.",
+              "`consent` (none or granted) takes a developer token or a playerCreate service token of the team, and is " +
+              "audited as `player.consent`; `external_id` takes a developer token.",
           },
         },
       )
@@ -88,7 +89,8 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
           detail: {
             summary: "Delete a player",
             description:
-              "Deletes the player and their conversation in one transaction, ends their tokens and closes their sockets. Audited as `player.delete`; the audit rows stay.",
+              "Deletes the player and their conversation in one transaction, ends their tokens and closes their " +
+              "sockets. Audited as `player.delete`; the audit rows stay.",
           },
         },
       )
@@ -99,7 +101,8 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
         detail: {
           summary: "Everything hoot holds about a player",
           description:
-            "One JSON document for a parent's request: the player, their consent, the conversation history decrypted with times, the memory the model is given, and safety incidents (never any words). Audited as `player.export`.",
+            "One JSON document for a parent's request: the player, their consent, the conversation history decrypted with times, the memory " +
+            "the model is given, and safety incidents (never any words). Audited as `player.export`.",
         },
       })
       .delete(
@@ -114,7 +117,8 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
           detail: {
             summary: "Erase a player's conversation history",
             description:
-              "Erases the player's stored conversation (their memory) and keeps the player, their consent and their incidents; the words are scrubbed from the database files as for a deletion. Audited as `player.history_erase`.",
+              "Erases the player's stored conversation (their memory) and keeps the player, their consent and their incidents; the words are " +
+              "scrubbed from the database files as for a deletion. Audited as `player.history_erase`.",
           },
         },
       )

@@ -57,7 +57,8 @@ export function teamsRoutes(deps: AuthNeeds & TeamNeeds & DeleteTeamNeeds) {
         detail: {
           summary: "Edit a team",
           description:
-            "`name`: the operator renames a team. `require_consent`: the team's own developer (or the operator) turns data-lite mode for players without consent on or off.",
+            "`name`: the operator renames a team. `require_consent`: the team's own developer (or the operator) " +
+            "turns data-lite mode for players without consent on or off.",
         },
       },
     )
