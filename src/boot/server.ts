@@ -17,6 +17,7 @@ import { conversationHistory } from "../interact/history.ts";
 import { type Interact, interactRoutes } from "../interact/index.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
+import { dataMode } from "../players/privacy.ts";
 import { type App, createApp } from "./app.ts";
 import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
 import { openDeployment, StartupRefused } from "./deployment.ts";
@@ -68,11 +69,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await database.close();
     throw error;
   }
-  // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations, safety.
+  // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations,
+  // safety, and whether a player's conversation may be stored at all (consent: data-lite mode).
   const interact = interactRoutes(deps, engine, {
     history: conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs),
     stored: storedConfigLookup(deps.store),
     safety: createSafetyPorts(deps),
+    dataModes: { mode: (playerId) => dataMode(deps, playerId), memoryChars: deps.config.historyBudgetChars },
   });
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin] });
   try {

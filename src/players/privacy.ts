@@ -26,6 +26,15 @@ export type PlayerDataNeeds = PlayerNeeds & {
   config: Pick<Config, "historyBudgetChars">;
 };
 
+/**
+ * Whether the player's conversation may be stored: "lite" on a team that requires consent for a player
+ * without it (and for a player who is gone: nothing is written for them), else "full". Asked at every turn.
+ */
+export async function dataMode(deps: { store: Pick<PlayerNeeds["store"], "players"> }, playerId: number): Promise<"full" | "lite"> {
+  const state = await deps.store.players.consentState(playerId);
+  return state && (!state.requireConsent || state.consent === "granted") ? "full" : "lite";
+}
+
 /** Sets the team's player's consent (and when it changed) with its audit row; 404 when not in the team. */
 export async function setConsent(deps: PlayerNeeds, teamId: number, id: number, consent: Consent, context: AuditContext): Promise<Player> {
   return deps.store.transaction(async (tx) => {
