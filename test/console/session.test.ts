@@ -227,6 +227,10 @@ describe("cross-team attempts are refused as not found", () => {
     expect((await browser.api("DELETE", `/players/${theirPlayer.pk}`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/reset-federated-id`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/token`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}/data`)).status).toBe(404);
+    expect((await browser.api("DELETE", `/players/${theirPlayer.pk}/history`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}/audit`)).body).toEqual({ audit: [], next: null });
     expect(await rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk)).toHaveLength(1);
     expect((await browser.api("DELETE", `/invitations/${invite.body.pk}`)).status).toBe(404);
     expect(await rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk)).toHaveLength(1);
