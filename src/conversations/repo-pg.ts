@@ -28,6 +28,13 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
         ...messages.flatMap((m) => [m.role, m.sealed]),
       ]);
     },
+    playersBefore: (cutoffMs) =>
+      query<{ playerId: number; teamId: number }>(
+        db,
+        `SELECT p.id AS "playerId", p.team_id AS "teamId" FROM players p
+          WHERE p.id IN (SELECT DISTINCT player_id FROM conversation_messages WHERE created_at < $1) ORDER BY p.id`,
+        [cutoffMs],
+      ),
     deleteBefore: (cutoffMs) => execute(db, "DELETE FROM conversation_messages WHERE created_at < $1", [cutoffMs]),
     deleteOfPlayer: async (playerId) => void (await execute(db, "DELETE FROM conversation_messages WHERE player_id = $1", [playerId])),
     plainRows: (limit) =>

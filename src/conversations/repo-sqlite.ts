@@ -23,6 +23,7 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
+    playersBefore: (cutoffMs) => playersBefore(db).all(cutoffMs),
     // bun:sqlite reports the count without loading the deleted rows.
     deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,
     deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run(playerId),
@@ -37,6 +38,13 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
     },
   };
 }
+
+const playersBefore = prepared((db) =>
+  db.$client.query<{ playerId: number; teamId: number }, [number]>(
+    `SELECT p.id AS playerId, p.team_id AS teamId FROM players p
+      WHERE p.id IN (SELECT DISTINCT player_id FROM conversation_messages WHERE created_at < ?) ORDER BY p.id`,
+  ),
+);
 
 const purgeStatement = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE created_at < ?"));
 

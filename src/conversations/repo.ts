@@ -21,6 +21,8 @@ export interface ConversationRepo {
   ofPlayer(playerId: number): Promise<(StoredRow & { createdAt: number })[]>;
   /** Appends sealed messages for a player, all or none (one transaction or one statement). */
   append(playerId: number, messages: { role: Role; sealed: Buffer }[]): Promise<void>;
+  /** The players (and their teams) with messages created before `cutoffMs`: whom a retention purge is about to touch. */
+  playersBefore(cutoffMs: number): Promise<{ playerId: number; teamId: number }[]>;
   /** Deletes every message created before `cutoffMs`; returns how many went. */
   deleteBefore(cutoffMs: number): Promise<number>;
   /** Deletes every message of a player (player deletion). */

@@ -6,6 +6,8 @@
  * (`sealPlainMessages`).
  */
 
+import type { AuditRepo } from "../audit/repo.ts";
+import { audit, SYSTEM } from "../audit/service.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import type { Cluster } from "../cluster/index.ts";
 import { retryWhileBusy } from "../db/busy.ts";
@@ -75,11 +77,25 @@ export function saveTurn(
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
-/** Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed. */
-export async function purgeExpired(deps: Pick<ConversationNeeds, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
+/** The retention purge also writes its audit rows, in one transaction with the deletion. */
+export interface PurgeNeeds {
+  store: Store<{ conversations: ConversationRepo; incidents: IncidentRepo; audit: AuditRepo }>;
+  database: Pick<Database, "scrubDeletedData">;
+}
+
+/**
+ * Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed.
+ * Each player whose messages went gets a `player.history_erase` audit row by the `system` actor.
+ */
+export async function purgeExpired(deps: PurgeNeeds, retentionDays: number, now = Date.now()): Promise<number> {
   const before = now - retentionDays * 86_400_000;
-  // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
-  const removed = (await deps.store.conversations.deleteBefore(before)) + (await deps.store.incidents.deleteBefore(before));
+  const removed = await deps.store.transaction(async (tx) => {
+    const touched = await tx.conversations.playersBefore(before);
+    // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
+    const count = (await tx.conversations.deleteBefore(before)) + (await tx.incidents.deleteBefore(before));
+    for (const { playerId, teamId } of touched) await audit({ store: tx }, teamId, SYSTEM, "player.history_erase", playerId);
+    return count;
+  });
   if (removed > 0) deps.database.scrubDeletedData();
   return removed;
 }
@@ -104,7 +120,7 @@ export async function sealPlainMessages(deps: Pick<ConversationNeeds, "store" | 
  * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
 export function startRetentionJob(
-  deps: Pick<ConversationNeeds, "store" | "database" | "cluster">,
+  deps: PurgeNeeds & Pick<ConversationNeeds, "cluster">,
   retentionDays: number,
   intervalMs: number,
   logger: Logger,

@@ -3,6 +3,7 @@
  * erasure of the history that keeps the player, and the audit trail of each, team-scoped and without content.
  */
 import { describe, expect, it } from "bun:test";
+import { purgeExpired } from "../../src/conversations/service.ts";
 import { everything, rawSql } from "../helpers/database.ts";
 import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
@@ -174,5 +175,23 @@ describe("the audit trail", () => {
     expect(all.filter((r) => r.player_pk === player.pk)).toHaveLength(5);
     expect((await api(server.url, "GET", "/api/audit?after=nonsense", { token: team.developerToken })).status).toBe(400);
     expect((await api(server.url, "GET", "/api/audit?limit=0", { token: team.developerToken })).status).toBe(400);
+  });
+});
+
+describe("the retention purge", () => {
+  it("writes a system audit row for each player whose old messages it erased", async () => {
+    const { server, team } = file;
+    const player = await createPlayer(server, team);
+    await talk(player.token, WORDS);
+    const day = 86_400_000;
+    expect(await purgeExpired(server.deps, server.config.retentionDays, Date.now() + (server.config.retentionDays + 1) * day)).toBeGreaterThanOrEqual(2);
+    expect((await api(server.url, "GET", `/api/players/${player.pk}/data`, { token: team.developerToken })).body.history).toEqual([]);
+    expect((await audit(player.pk)).find((r) => r.actor.kind === "system")).toEqual({
+      at: expect.any(String),
+      actor: { kind: "system", pk: null },
+      action: "player.history_erase",
+      player_pk: player.pk,
+      request_id: null,
+    });
   });
 });

@@ -41,6 +41,15 @@ contract("conversations repository", ({ store, database }) => {
     expect(await store().conversations.ofPlayer(kid.id + 100_000)).toEqual([]);
   });
 
+  it("names the players and teams with messages older than a cutoff", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    await store().conversations.append(kid.id, [{ role: "user", sealed: sealed("old") }]);
+    const later = Date.now() + 60_000;
+    expect((await store().conversations.playersBefore(later)).filter((p) => p.teamId === teamId)).toEqual([{ playerId: kid.id, teamId }]);
+    expect((await store().conversations.playersBefore(0)).filter((p) => p.teamId === teamId)).toEqual([]);
+  });
+
   it("appends all of a turn or none of it", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const kid = await player(store(), teamId);
