@@ -7,9 +7,12 @@
  * - rows outlive the player they name (no foreign key) and are listed only to the player's team, newest first.
  */
 import type { TeamCaller } from "../auth/index.ts";
+import type { Config } from "../config.ts";
+import { isBusyError, retryWhileBusy } from "../db/busy.ts";
 import type { AuditRow } from "../db/schema.ts";
 import type { Store } from "../db/store.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import type { Logger } from "../log.ts";
 import type { AuditEntry, AuditList } from "./model.ts";
 import type { ActorKind, AuditRepo } from "./repo.ts";
 
@@ -53,6 +56,28 @@ export function requestIdOf(set: { headers: Record<string, unknown> }): string |
 /** Writes one audit row (inside the caller's transaction when `deps.store` is one). */
 export function audit(deps: AuditNeeds, teamId: number, context: AuditContext, action: AuditAction, playerId: number | null): Promise<void> {
   return deps.store.audit.insert({ teamId, actorKind: context.actor.kind, actorPk: context.actor.pk, action, playerId, requestId: context.requestId });
+}
+
+/** What writing a row off the request's path needs: the lock deadline, and a log for a row that could not be written. */
+export type BackgroundAuditNeeds = AuditNeeds & { config: Pick<Config, "dbLockTimeoutMs">; logger: Pick<Logger, "error"> };
+
+/**
+ * Writes a read's row now or, while another connection holds the database's write lock, in the background (up to
+ * HOOT_DB_LOCK_TIMEOUT_MS): a plain read (`player.read`, which shows no words) keeps answering while the database
+ * is busy, as reads do. A row that still cannot be written is logged with its ids.
+ */
+export async function auditRead(deps: BackgroundAuditNeeds, teamId: number, context: AuditContext, action: AuditAction, playerId: number): Promise<void> {
+  try {
+    await audit(deps, teamId, context, action, playerId);
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    void retryWhileBusy(() => audit(deps, teamId, context, action, playerId), deps.config.dbLockTimeoutMs).catch((late: unknown) =>
+      deps.logger.error(
+        { event: "audit_not_written", action, team: teamId, player: playerId, err: late instanceof Error ? late.message : String(late) },
+        "an audit row could not be written",
+      ),
+    );
+  }
 }
 
 /** One page of the team's audit rows, newest first, optionally of one player. */

@@ -12,6 +12,7 @@
 
 import { type AuditContext, audit } from "../audit/service.ts";
 import type { Config } from "../config.ts";
+import { retryWhileBusy } from "../db/busy.ts";
 import type { Player } from "../db/schema.ts";
 import { NotFound } from "../errors.ts";
 import type { IncidentBody } from "../incidents/model.ts";
@@ -63,7 +64,8 @@ export async function exportPlayer(deps: PlayerDataNeeds, teamId: number, id: nu
     if (page.length < 1000) break;
     before = page[page.length - 1]!.id;
   }
-  await audit(deps, teamId, context, "player.export", id);
+  // The export hands over the words: it is answered only once its row is written (waiting while the database is busy).
+  await retryWhileBusy(() => audit(deps, teamId, context, "player.export", id), deps.config.dbLockTimeoutMs);
   return {
     exported_at: new Date().toISOString(),
     player: { pk: player.id, external_id: player.externalId, created_at: new Date(player.createdAt).toISOString() },

@@ -6,7 +6,7 @@
  */
 
 import type { AuditRepo } from "../audit/repo.ts";
-import { type AuditContext, audit, SYSTEM } from "../audit/service.ts";
+import { type AuditContext, audit, auditRead, SYSTEM } from "../audit/service.ts";
 import { generateKey } from "../auth/index.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Secrets } from "../auth/secrets.ts";
@@ -19,6 +19,7 @@ import type { Store } from "../db/store.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { IncidentRepo } from "../incidents/repo.ts";
+import type { Logger } from "../log.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 import type { PlayerRepo } from "./repo.ts";
 
@@ -30,8 +31,9 @@ export interface PlayerNeeds {
   store: Store<PlayerRepositories>;
   database: Pick<Database, "scrubDeletedData">;
   secrets: Secrets;
-  config: Pick<Config, "env">;
+  config: Pick<Config, "env" | "dbLockTimeoutMs">;
   revocations: Pick<RevocationBus, "publish">;
+  logger: Pick<Logger, "error">;
 }
 
 /** Creates a player with a fresh federated id; 409 `external_id_taken` when the team already has that external id. */
@@ -53,7 +55,7 @@ export async function listTeamPlayers(deps: PlayerNeeds, teamId: number, after: 
 export async function getPlayer(deps: PlayerNeeds, teamId: number, id: number, context?: AuditContext): Promise<PlayerBody> {
   const player = await deps.store.players.findInTeam(teamId, id);
   if (!player) throw new NotFound("player");
-  if (context) await audit(deps, teamId, context, "player.read", id);
+  if (context) await auditRead(deps, teamId, context, "player.read", id);
   return show(deps, player);
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "bun:test";
 import { purgeExpired } from "../../src/conversations/service.ts";
-import { everything, rawSql } from "../helpers/database.ts";
+import { everything, holdLocks, rawSql } from "../helpers/database.ts";
 import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
@@ -178,6 +178,26 @@ describe("the audit trail", () => {
   });
 });
 
+describe("while another process holds the database's write lock", () => {
+  it("still answers a player's read and writes its audit row once the lock is released", async () => {
+    const { server, team } = file;
+    const player = await createPlayer(server, team);
+    const lock = await holdLocks(server.deps.database, { teams: [team.teamId], players: [player.pk] });
+    try {
+      const read = await api(server.url, "GET", `/api/players/${player.pk}`, { token: team.developerToken, headers: { "x-request-id": "read-under-lock" } });
+      expect(read.status).toBe(200);
+    } finally {
+      await lock.release();
+    }
+    let rows = await audit(player.pk);
+    for (let i = 0; i < 100 && rows.length === 0; i++) {
+      await Bun.sleep(20);
+      rows = await audit(player.pk);
+    }
+    expect(rows.map((r) => [r.action, r.request_id])).toEqual([["player.read", "read-under-lock"]]);
+  });
+});
+
 describe("the retention purge", () => {
   it("writes a system audit row for each player whose old messages it erased", async () => {
     const { server, team } = file;
@@ -193,5 +213,16 @@ describe("the retention purge", () => {
       player_pk: player.pk,
       request_id: null,
     });
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("describes the new routes with their schemas", async () => {
+    const spec = (await api(file.server.url, "GET", "/api/openapi.json")).body;
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/players/{player_pk}/data", "/api/players/{player_pk}/history", "/api/audit"]));
+    const exported = JSON.stringify(spec.paths["/api/players/{player_pk}/data"].get.responses);
+    for (const field of ["history", "memory", "incidents", "consent"]) expect(exported).toContain(`"${field}"`);
+    expect(JSON.stringify(spec.paths["/api/audit"].get)).toContain("player_pk");
+    expect(JSON.stringify(spec.paths["/api/players/{player_pk}"].get.responses)).toContain('"consent_updated_at"');
   });
 });
