@@ -13,4 +13,5 @@ ALTER TABLE "players" ADD COLUMN "consent" text DEFAULT 'none' NOT NULL;--> stat
 ALTER TABLE "players" ADD COLUMN "consent_updated_at" bigint;--> statement-breakpoint
 ALTER TABLE "teams" ADD COLUMN "require_consent" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "audit_team" ON "audit" USING btree ("team_id","id");--> statement-breakpoint
-CREATE INDEX "audit_team_player" ON "audit" USING btree ("team_id","player_id","id");
+CREATE INDEX "audit_team_player" ON "audit" USING btree ("team_id","player_id","id");--> statement-breakpoint
+CREATE INDEX "audit_at" ON "audit" USING btree ("at");

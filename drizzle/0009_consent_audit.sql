@@ -11,6 +11,7 @@ CREATE TABLE `audit` (
 --> statement-breakpoint
 CREATE INDEX `audit_team` ON `audit` (`team_id`,`id`);--> statement-breakpoint
 CREATE INDEX `audit_team_player` ON `audit` (`team_id`,`player_id`,`id`);--> statement-breakpoint
+CREATE INDEX `audit_at` ON `audit` (`at`);--> statement-breakpoint
 ALTER TABLE `players` ADD `consent` text DEFAULT 'none' NOT NULL;--> statement-breakpoint
 ALTER TABLE `players` ADD `consent_updated_at` integer;--> statement-breakpoint
 ALTER TABLE `teams` ADD `require_consent` integer DEFAULT false NOT NULL;

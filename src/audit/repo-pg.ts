@@ -34,5 +34,6 @@ export function pgAuditRepo(db: PgDb): AuditRepo {
         .orderBy(desc(audit.id))
         .limit(options.limit);
     },
+    deleteBefore: (before) => execute(db, "DELETE FROM audit WHERE at < $1", [before]),
   };
 }

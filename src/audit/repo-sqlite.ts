@@ -22,8 +22,11 @@ export function sqliteAuditRepo(db: Db): Synchronous<AuditRepo> {
         .limit(options.limit)
         .all();
     },
+    deleteBefore: (before) => deleteBefore(db).run({ before }).changes,
   };
 }
+
+const deleteBefore = prepared((db) => db.$client.query<never, { before: number }>("DELETE FROM audit WHERE at < $before"));
 
 const insertStatement = prepared((db) =>
   db.$client.query<never, NewAuditRow>(

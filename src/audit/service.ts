@@ -4,7 +4,9 @@
  * - a row never holds content: an actor (kind and pk), an action, a player pk and the request's id;
  * - rows are written in the same transaction as the change they record (a consent change, an erasure, a
  *   deletion), so a change without its row, or a row without its change, cannot be;
- * - rows outlive the player they name (no foreign key) and are listed only to the player's team, newest first.
+ * - rows outlive the player they name (no foreign key) and are listed only to the player's team, newest first;
+ * - rows older than HOOT_AUDIT_RETENTION_DAYS are purged with the conversations, so the table cannot grow without
+ *   end however often a player is read.
  */
 import type { TeamCaller } from "../auth/index.ts";
 import type { Config } from "../config.ts";
@@ -78,6 +80,11 @@ export async function auditRead(deps: BackgroundAuditNeeds, teamId: number, cont
       ),
     );
   }
+}
+
+/** Deletes audit rows older than `days`; returns how many. */
+export function purgeOldAudit(deps: AuditNeeds, days: number, now = Date.now()): Promise<number> {
+  return deps.store.audit.deleteBefore(now - days * 86_400_000);
 }
 
 /** One page of the team's audit rows, newest first, optionally of one player. */

@@ -7,9 +7,10 @@
  */
 
 import type { AuditRepo } from "../audit/repo.ts";
-import { audit, SYSTEM } from "../audit/service.ts";
+import { audit, purgeOldAudit, SYSTEM } from "../audit/service.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import type { Cluster } from "../cluster/index.ts";
+import type { Config } from "../config.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import type { Database } from "../db/database.ts";
 import { rootCause } from "../db/errors.ts";
@@ -120,13 +121,14 @@ export async function sealPlainMessages(deps: Pick<ConversationNeeds, "store" | 
  * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
 export function startRetentionJob(
-  deps: PurgeNeeds & Pick<ConversationNeeds, "cluster">,
+  deps: PurgeNeeds & Pick<ConversationNeeds, "cluster"> & { config: Pick<Config, "auditRetentionDays"> },
   retentionDays: number,
   intervalMs: number,
   logger: Logger,
   lockDeadlineMs = 60_000,
 ): () => void {
-  const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
+  const purgeOnce = async () => (await purgeExpired(deps, retentionDays)) + (await purgeOldAudit(deps, deps.config.auditRetentionDays));
+  const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeOnce()), lockDeadlineMs);
   let running = false;
   let stopped = false;
   const run = async () => {

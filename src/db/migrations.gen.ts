@@ -21,5 +21,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0006_stored_configs", when: 1795467654098, breakpoints: true, sql: m6 },
   { tag: "0007_cluster", when: 1795476214632, breakpoints: true, sql: m7 },
   { tag: "0008_swift_wraith", when: 1795731665516, breakpoints: true, sql: m8 },
-  { tag: "0009_consent_audit", when: 1795740230037, breakpoints: true, sql: m9 },
+  { tag: "0009_consent_audit", when: 1795741474743, breakpoints: true, sql: m9 },
 ];

@@ -276,7 +276,12 @@ export const audit = sqliteTable(
     playerId: integer("player_id"),
     requestId: text("request_id"),
   },
-  (table) => [index("audit_team").on(table.teamId, table.id), index("audit_team_player").on(table.teamId, table.playerId, table.id)],
+  (table) => [
+    index("audit_team").on(table.teamId, table.id),
+    index("audit_team_player").on(table.teamId, table.playerId, table.id),
+    // The retention sweep finds old rows by age.
+    index("audit_at").on(table.at),
+  ],
 );
 
 export type Team = typeof teams.$inferSelect;

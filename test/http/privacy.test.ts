@@ -5,7 +5,7 @@
 import { describe, expect, it } from "bun:test";
 import { purgeExpired } from "../../src/conversations/service.ts";
 import { everything, holdLocks, rawSql } from "../helpers/database.ts";
-import { api, createPlayer, createTeamFixture, login, serverForFile } from "../helpers/server.ts";
+import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
 
 const file = serverForFile();
@@ -224,5 +224,31 @@ describe("the OpenAPI document", () => {
     for (const field of ["history", "memory", "incidents", "consent"]) expect(exported).toContain(`"${field}"`);
     expect(JSON.stringify(spec.paths["/api/audit"].get)).toContain("player_pk");
     expect(JSON.stringify(spec.paths["/api/players/{player_pk}"].get.responses)).toContain('"consent_updated_at"');
+  });
+});
+
+describe("audit rows' own retention", () => {
+  it("purges rows older than HOOT_AUDIT_RETENTION_DAYS with the retention sweep, and keeps newer ones", async () => {
+    const server = await startTestServer({ HOOT_AUDIT_RETENTION_DAYS: "1", HOOT_RETENTION_SWEEP_MS: "100" });
+    try {
+      const team = await createTeamFixture(server);
+      const player = await createPlayer(server, team);
+      await api(server.url, "GET", `/api/players/${player.pk}`, { token: team.developerToken });
+      await rawSql(
+        server.deps.database,
+        "INSERT INTO audit (at, team_id, actor_kind, actor_pk, action, player_id, request_id) VALUES (?, ?, 'system', NULL, 'player.history_erase', ?, NULL)",
+        Date.now() - 2 * 86_400_000,
+        team.teamId,
+        player.pk,
+      );
+      const actions = async () =>
+        ((await api(server.url, "GET", `/api/audit?player_pk=${player.pk}`, { token: team.developerToken })).body.audit as { action: string }[]).map(
+          (r) => r.action,
+        );
+      for (let i = 0; i < 200 && (await actions()).length > 1; i++) await Bun.sleep(20);
+      expect(await actions()).toEqual(["player.read"]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -11,5 +11,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0001_safety_and_stored_configs", when: 1795469085643, breakpoints: true, sql: m1 },
   { tag: "0002_cluster", when: 1795476215327, breakpoints: true, sql: m2 },
   { tag: "0003_flaky_jigsaw", when: 1795731665919, breakpoints: true, sql: m3 },
-  { tag: "0004_consent_audit", when: 1795740230315, breakpoints: true, sql: m4 },
+  { tag: "0004_consent_audit", when: 1795741475072, breakpoints: true, sql: m4 },
 ];

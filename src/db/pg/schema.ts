@@ -269,7 +269,12 @@ export const audit = pgTable(
     playerId: integer("player_id"),
     requestId: text("request_id"),
   },
-  (table) => [index("audit_team").on(table.teamId, table.id), index("audit_team_player").on(table.teamId, table.playerId, table.id)],
+  (table) => [
+    index("audit_team").on(table.teamId, table.id),
+    index("audit_team_player").on(table.teamId, table.playerId, table.id),
+    // The retention sweep finds old rows by age.
+    index("audit_at").on(table.at),
+  ],
 );
 
 // --- the twins must agree: a row read from either database has the same type ---

@@ -40,4 +40,13 @@ contract("audit repository", ({ store }) => {
       ["developer", 7, "player.delete", false],
     ]);
   });
+
+  it("deletes rows written before a cutoff, with their count", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    await store().audit.insert(row(teamId, null, "player.read"));
+    expect(await store().audit.deleteBefore(0)).toBe(0);
+    expect(await store().audit.list(teamId, { before: 0, limit: 10 })).toHaveLength(1);
+    expect(await store().audit.deleteBefore(Date.now() + 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await store().audit.list(teamId, { before: 0, limit: 10 })).toEqual([]);
+  });
 });
