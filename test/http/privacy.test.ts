@@ -3,6 +3,7 @@
  * erasure of the history that keeps the player, and the audit trail of each, team-scoped and without content.
  */
 import { describe, expect, it } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { purgeExpired } from "../../src/conversations/service.ts";
 import { everything, holdLocks, rawSql } from "../helpers/database.ts";
 import { api, createPlayer, createTeamFixture, login, serverForFile, startTestServer } from "../helpers/server.ts";
@@ -26,6 +27,9 @@ const audit = async (playerPk: number, token = file.team.developerToken) =>
     player_pk: number;
     request_id: string | null;
   }[];
+
+/** The SQLite file and its WAL, as bytes on disk now. */
+const sqliteFiles = (path: string): Buffer => Buffer.concat([readFileSync(path), existsSync(`${path}-wal`) ? readFileSync(`${path}-wal`) : Buffer.alloc(0)]);
 
 const developerPk = async () => (await api(file.server.url, "GET", "/api/users/me", { token: file.team.developerToken })).body.pk as number;
 
@@ -133,12 +137,14 @@ describe("a parent's request for their child's data", () => {
     const before = await rawSql(server.deps.database, "SELECT text_enc AS sealed FROM conversation_messages WHERE player_id = ?", player.pk);
     expect(before.length).toBe(2);
     const sealed = before.map((row) => Buffer.from(row.sealed as Uint8Array));
-    for (const bytes of sealed) expect((await everything(server.deps.database)).includes(bytes.subarray(12, 40))).toBe(true);
+    const beforeErasure = server.backend === "sqlite" ? sqliteFiles(server.config.databasePath) : await everything(server.deps.database);
+    for (const bytes of sealed) expect(beforeErasure.includes(bytes.subarray(12, 40))).toBe(true);
     const erased = await api(server.url, "DELETE", `/api/players/${player.pk}/history`, { token: team.developerToken });
     expect(erased.status).toBe(204);
     expect(await rawSql(server.deps.database, "SELECT id FROM conversation_messages WHERE player_id = ?", player.pk)).toEqual([]);
-    // Not only gone from the table: the sealed bytes are no longer anywhere in the data (SQLite: the file, scrubbed).
-    const data = await everything(server.deps.database);
+    // Not only gone from the table: the sealed bytes are no longer anywhere in the data (SQLite: the file and its WAL
+    // as they are on disk, before anything else checkpoints them).
+    const data = server.backend === "sqlite" ? sqliteFiles(server.config.databasePath) : await everything(server.deps.database);
     for (const bytes of sealed) expect(data.includes(bytes.subarray(12, 40))).toBe(false);
     const doc = (await api(server.url, "GET", `/api/players/${player.pk}/data`, { token: team.developerToken })).body;
     expect(doc.history).toEqual([]);
