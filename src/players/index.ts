@@ -1,19 +1,18 @@
 /**
  * The players feature: the children who use a team's app, each known to hoot by the developer's own
  * `external_id` and a secret federated id the app logs them in with. Deleting a player deletes their
- * conversation too. Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete), and
+ * conversation too. Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete),
  * /api/players/{player_pk}/reset-federated-id, and a parent's requests (PROTOCOL.md section 8, privacy.ts):
- * consent through PATCH, /api/players/{player_pk}/data and DELETE /api/players/{player_pk}/history. Registered under a prefix so `GET /api/players/` and
- * `POST /api/players` do not clash in Elysia's router.
+ * consent through PATCH, GET /api/players/{player_pk}/data and DELETE /api/players/{player_pk}/history.
+ * Registered under a prefix so `GET /api/players/` and `POST /api/players` do not clash in Elysia's router.
  */
 import { Elysia } from "elysia";
 import { auditContext } from "../audit/service.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
-import { Forbidden } from "../errors.ts";
 import { noContent } from "../http/no-content.ts";
 import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerExport, PlayerList, PlayerParams } from "./model.ts";
-import { eraseHistory, exportPlayer, type PlayerDataNeeds, setConsent } from "./privacy.ts";
-import { createPlayer, editPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
+import { eraseHistory, exportPlayer, type PlayerDataNeeds, updatePlayer } from "./privacy.ts";
+import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
 
 /** The players controller. */
 export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
@@ -54,29 +53,18 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
         response: PlayerBody,
         detail: { summary: "Get a player", description: "Audited as `player.read`." },
       })
-      .patch(
-        "/:player_pk",
-        async ({ caller, params, body, set }) => {
-          const id = Number(params.player_pk);
-          // A service account may report consent (the app's backend heard from the parent), nothing else.
-          if (body.external_id !== undefined && caller.kind !== "developer") throw new Forbidden("Only a developer token may change a player's external_id.");
-          if (body.external_id !== undefined) await editPlayer(deps, caller.teamId, id, body.external_id);
-          if (body.consent !== undefined) await setConsent(deps, caller.teamId, id, body.consent, auditContext(caller, set));
-          return getPlayer(deps, caller.teamId, id);
+      .patch("/:player_pk", ({ caller, params, body, set }) => updatePlayer(deps, caller.teamId, Number(params.player_pk), body, auditContext(caller, set)), {
+        auth: ["developer", "service"],
+        params: PlayerParams,
+        body: EditPlayerBody,
+        response: PlayerBody,
+        detail: {
+          summary: "Edit a player's external_id or consent",
+          description:
+            "`consent` (none or granted) takes a developer token or a playerCreate service token of the team, and is " +
+            "audited as `player.consent`; `external_id` takes a developer token.",
         },
-        {
-          auth: ["developer", "service"],
-          params: PlayerParams,
-          body: EditPlayerBody,
-          response: PlayerBody,
-          detail: {
-            summary: "Edit a player's external_id or consent",
-            description:
-              "`consent` (none or granted) takes a developer token or a playerCreate service token of the team, and is " +
-              "audited as `player.consent`; `external_id` takes a developer token.",
-          },
-        },
-      )
+      })
       .delete(
         "/:player_pk",
         async ({ caller, params, set }) => {

@@ -14,12 +14,12 @@ import { type AuditContext, audit } from "../audit/service.ts";
 import type { Config } from "../config.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import type { Player } from "../db/schema.ts";
-import { NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../errors.ts";
 import type { IncidentBody } from "../incidents/model.ts";
 import { showIncident } from "../incidents/service.ts";
-import type { PlayerExport } from "./model.ts";
+import type { PlayerBody, PlayerExport } from "./model.ts";
 import type { Consent } from "./repo.ts";
-import type { PlayerNeeds } from "./service.ts";
+import { editPlayer, getPlayer, type PlayerNeeds } from "./service.ts";
 
 /** Reading a player's data also needs the conversation cipher and the memory budget. */
 export type PlayerDataNeeds = PlayerNeeds & {
@@ -34,6 +34,23 @@ export type PlayerDataNeeds = PlayerNeeds & {
 export async function dataMode(deps: { store: Pick<PlayerNeeds["store"], "players"> }, playerId: number): Promise<"full" | "lite"> {
   const state = await deps.store.players.consentState(playerId);
   return state && (!state.requireConsent || state.consent === "granted") ? "full" : "lite";
+}
+
+/**
+ * PATCH /api/players/{pk}: a new external id (a developer only) and/or consent (a developer, or a playerCreate
+ * service account: the app's backend heard from the parent); the player as it is afterwards.
+ */
+export async function updatePlayer(
+  deps: PlayerNeeds,
+  teamId: number,
+  id: number,
+  changes: { external_id?: string; consent?: Consent },
+  context: AuditContext,
+): Promise<PlayerBody> {
+  if (changes.external_id !== undefined && context.actor.kind !== "developer") throw new Forbidden("Only a developer token may change a player's external_id.");
+  if (changes.external_id !== undefined) await editPlayer(deps, teamId, id, changes.external_id);
+  if (changes.consent !== undefined) await setConsent(deps, teamId, id, changes.consent, context);
+  return getPlayer(deps, teamId, id);
 }
 
 /** Sets the team's player's consent (and when it changed) with its audit row; 404 when not in the team. */

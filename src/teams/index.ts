@@ -7,12 +7,11 @@
 import { Elysia } from "elysia";
 import { requestIdOf } from "../audit/service.ts";
 import { type AuthNeeds, authPlugin, developerId } from "../auth/index.ts";
-import { Forbidden, NotFound } from "../errors.ts";
 import { noContent } from "../http/no-content.ts";
 import { operatorOnly } from "../operator/routes.ts";
 import { CreateTeamBody, EditTeamBody, TeamEnvelope, TeamList, TeamParams } from "./model.ts";
 import type { DeleteTeamNeeds, TeamNeeds } from "./service.ts";
-import { createTeam, deleteTeam, getTeam, listAllTeams, renameTeam, setRequireConsent, teamsOf } from "./service.ts";
+import { createTeam, deleteTeam, editTeam, getTeam, listAllTeams, teamsOf } from "./service.ts";
 
 /** The teams controller. */
 export function teamsRoutes(deps: AuthNeeds & TeamNeeds & DeleteTeamNeeds) {
@@ -38,16 +37,8 @@ export function teamsRoutes(deps: AuthNeeds & TeamNeeds & DeleteTeamNeeds) {
     .patch(
       "/api/teams/:team_pk",
       async ({ caller, params, body }) => {
-        const id = Number(params.team_pk);
-        const name = body.name?.trim() || undefined;
-        if (caller.kind !== "operator") {
-          // Renaming is the operator's whatever the team (so this 403 tells nothing about it); a developer may set
-          // require_consent of their token's own team only (another team: 404, never 403).
-          if (body.name !== undefined && body.name !== null) throw new Forbidden("Renaming a team takes an operator token.");
-          if (caller.kind !== "developer" || caller.teamId !== id) throw new NotFound("team");
-        }
-        if (body.require_consent !== undefined) await setRequireConsent(deps, id, body.require_consent);
-        return { team: await renameTeam(deps, id, name) };
+        const by = caller.kind === "operator" ? "operator" : { developerOf: caller.kind === "developer" ? caller.teamId : null };
+        return { team: await editTeam(deps, by, Number(params.team_pk), { name: body.name?.trim() || undefined, requireConsent: body.require_consent }) };
       },
       {
         access: ["developer", "operator"],

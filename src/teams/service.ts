@@ -8,7 +8,7 @@ import { type AuditContext, SYSTEM } from "../audit/service.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { Team } from "../db/schema.ts";
 import type { Store } from "../db/store.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { type PlayerNeeds, type PlayerRepositories, removeTeamPlayers } from "../players/service.ts";
 import { removeTeamServiceAccounts, type ServiceAccountNeeds, type ServiceAccountRepositories } from "../service-accounts/service.ts";
 import type { UserRepo } from "../users/repo.ts";
@@ -67,6 +67,25 @@ export async function setRequireConsent(deps: TeamNeeds, id: number, value: bool
   const team = await deps.store.teams.setRequireConsent(id, value);
   if (!team) throw new NotFound("team");
   return show(team);
+}
+
+/**
+ * Edits the team `id` for the operator (name and require_consent) or for a developer (require_consent of their
+ * token's own team only). Renaming is the operator's whatever the team, so that 403 tells nothing about the team;
+ * another team's id is 404 to a developer, never 403.
+ */
+export async function editTeam(
+  deps: TeamNeeds,
+  by: "operator" | { developerOf: number | null },
+  id: number,
+  changes: { name?: string; requireConsent?: boolean },
+): Promise<TeamBody> {
+  if (by !== "operator") {
+    if (changes.name !== undefined) throw new Forbidden("Renaming a team takes an operator token.");
+    if (by.developerOf !== id) throw new NotFound("team");
+  }
+  if (changes.requireConsent !== undefined) await setRequireConsent(deps, id, changes.requireConsent);
+  return renameTeam(deps, id, changes.name);
 }
 
 /** Deletes the team `id` and everything that belongs to it; its tokens and sockets end once that has committed. */

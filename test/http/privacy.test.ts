@@ -101,7 +101,10 @@ describe("a team's require_consent", () => {
     expect(on.body.team).toEqual({ pk: team.teamId, name: team.teamName, created_at: expect.any(String), require_consent: true });
     const rename = await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token: team.developerToken, body: { name: "mine now" } });
     expect(rename.status).toBe(403);
-    const off = await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token: team.developerToken, body: { require_consent: false } });
+    // The Python SDK sends absent fields as null (and Unity as ""): they change nothing, so they are no rename.
+    const withNull = await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token: team.developerToken, body: { name: null, require_consent: true } });
+    expect(withNull.status).toBe(200);
+    const off = await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token: team.developerToken, body: { name: "", require_consent: false } });
     expect(off.body.team.require_consent).toBe(false);
     expect((await api(server.url, "PATCH", `/api/teams/${team.teamId}`, { token: team.developerToken, body: { require_consent: "yes" } })).status).toBe(400);
   });
