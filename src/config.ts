@@ -60,6 +60,8 @@ export interface Config {
   historyBudgetChars: number;
   retentionDays: number;
   retentionSweepMs: number;
+  /** Days an audit row is kept (it outlives the player it names, not forever). */
+  auditRetentionDays: number;
 
   // speech
   ttsProvider: TtsProviderName;
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     historyBudgetChars: read.int("HOOT_HISTORY_BUDGET_CHARS"),
     retentionDays: read.int("HOOT_RETENTION_DAYS"),
     retentionSweepMs: read.int("HOOT_RETENTION_SWEEP_MS"),
+    auditRetentionDays: read.int("HOOT_AUDIT_RETENTION_DAYS"),
 
     ttsProvider: read.oneOf<TtsProviderName>("HOOT_TTS_PROVIDER"),
     ttsBaseUrl: read.string("HOOT_TTS_BASE_URL"),

@@ -90,6 +90,8 @@ export const ERROR_CODES = [
   "no_audio",
   "stt_unavailable",
   "stt_failed",
+  // data-lite mode (PROTOCOL.md section 8): no parent's consent, and the recogniser is outside the machine
+  "stt_consent_required",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

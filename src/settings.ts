@@ -92,6 +92,13 @@ export const SETTINGS: readonly Setting[] = [
   s("HOOT_HISTORY_BUDGET_CHARS", "int", 6000, { min: 0, max: 1000000 }, "how much past conversation the model sees"),
   s("HOOT_RETENTION_DAYS", "int", 30, { min: 1, max: 36500 }, "conversation data older than this is purged, checked this often"),
   s("HOOT_RETENTION_SWEEP_MS", "int", 3600000, { min: 100, max: 86400000 }, "conversation data older than this is purged, checked this often"),
+  s(
+    "HOOT_AUDIT_RETENTION_DAYS",
+    "int",
+    1095,
+    { min: 1, max: 36500 },
+    "audit rows (who read, exported, erased or deleted a player's data; no content) older than this are purged by the same sweep",
+  ),
   s("HOOT_TTS_PROVIDER", "oneOf", "local", { choices: ["local", "openai"] }, "`local` (embedded Flite) or `openai` (`/v1/audio/speech`)"),
   s("HOOT_TTS_BASE_URL", "string", "https://api.openai.com/v1", {}, "for `openai` speech"),
   s("HOOT_TTS_API_KEY", "string", "", {}, "for `openai` speech"),

@@ -5,6 +5,7 @@
 
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { auditRoutes } from "../audit/index.ts";
 import { credentialGate } from "../auth/index.ts";
 import { configsRoutes } from "../configs/index.ts";
 import { consoleCredentialGate, consoleRoutes } from "../console/index.ts";
@@ -94,6 +95,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     .use(policiesRoutes(deps))
     .use(safetyPoliciesRoutes(deps))
     .use(incidentsRoutes(deps))
+    .use(auditRoutes(deps))
     .use(consoleRoutes(deps))
     .use(configsRoutes(deps));
   for (const plugin of options.plugins ?? []) app = app.use(plugin) as typeof app;

@@ -1,5 +1,6 @@
 /** The PostgreSQL list of repositories (see repositories.ts), loaded only when the deployment runs on PostgreSQL. */
 
+import { pgAuditRepo } from "../audit/repo-pg.ts";
 import { pgStoredConfigRepo } from "../configs/repo-pg.ts";
 import { pgConsoleRepo } from "../console/repo-pg.ts";
 import { pgConversationRepo } from "../conversations/repo-pg.ts";
@@ -29,6 +30,7 @@ export function pgRepositories(db: PgDb): Repositories {
     incidents: pgIncidentRepo(db),
     safetyPolicies: pgSafetyPolicyRepo(db),
     storedConfigs: pgStoredConfigRepo(db),
+    audit: pgAuditRepo(db),
     meta: pgMetaRepo(db),
   };
 }

@@ -4,6 +4,7 @@
  * the deployment runs on PostgreSQL.
  */
 
+import { sqliteAuditRepo } from "../audit/repo-sqlite.ts";
 import { sqliteStoredConfigRepo } from "../configs/repo-sqlite.ts";
 import { sqliteConsoleRepo } from "../console/repo-sqlite.ts";
 import { sqliteConversationRepo } from "../conversations/repo-sqlite.ts";
@@ -38,6 +39,7 @@ export function sqliteRepositories(db: Db): SynchronousRepositories<Repositories
     incidents: sqliteIncidentRepo(db),
     safetyPolicies: sqliteSafetyPolicyRepo(db),
     storedConfigs: sqliteStoredConfigRepo(db),
+    audit: sqliteAuditRepo(db),
     meta: sqliteMetaRepo(db),
   };
 }

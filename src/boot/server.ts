@@ -19,6 +19,7 @@ import { conversationHistory } from "../interact/history.ts";
 import { type Interact, interactRoutes } from "../interact/index.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
+import { dataMode } from "../players/privacy.ts";
 import { realtimeRoutes } from "../realtime/index.ts";
 import { type App, createApp } from "./app.ts";
 import { bootstrapDev, type DevCredentials } from "./bootstrap.ts";
@@ -71,15 +72,23 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await database.close();
     throw error;
   }
-  // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations, safety.
+  // The interact socket is handed what it reads and writes beyond its own wire: history, stored configurations,
+  // safety, and whether a player's conversation may be stored at all (consent: data-lite mode).
   const history = conversationHistory(deps, deps.config.historyBudgetChars, deps.config.dbLockTimeoutMs);
   const interact = interactRoutes(deps, engine, {
     history,
     stored: storedConfigLookup(deps.store),
     safety: createSafetyPorts(deps),
+    dataModes: { mode: (playerId) => dataMode(deps, playerId), memoryChars: deps.config.historyBudgetChars },
   });
   // The OpenAI Realtime door: a second wire over the interact socket's connections and sessions.
-  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config), history);
+  // A truncate cuts the stored reply only when the conversation is stored at all: in data-lite mode the newest
+  // stored reply is an older session's, never this one's.
+  const amendStored = {
+    amendLastReply: async (playerId: number, reply: string) =>
+      (await dataMode(deps, playerId)) === "full" && history.amendLastReply !== undefined && history.amendLastReply(playerId, reply),
+  };
+  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config), amendStored);
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin, realtime] });
   try {
     // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and

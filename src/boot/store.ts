@@ -3,6 +3,7 @@
  * SQLite and PostgreSQL implementations are listed in repositories.ts and repositories-pg.ts).
  */
 
+import type { AuditRepo } from "../audit/repo.ts";
 import type { StoredConfigRepo } from "../configs/repo.ts";
 import type { ConsoleRepo } from "../console/repo.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
@@ -31,6 +32,7 @@ export interface Repositories {
   incidents: IncidentRepo;
   safetyPolicies: SafetyPolicyRepo;
   storedConfigs: StoredConfigRepo;
+  audit: AuditRepo;
   meta: MetaRepo;
 }
 

@@ -21,7 +21,7 @@ import { createOperatorKey, removeOperatorKey, rotateOperatorKey } from "../oper
 import { writePrivateFileAtomic } from "../private-files.ts";
 import { encodeKey } from "../secret-key.ts";
 import { createServiceAccount } from "../service-accounts/service.ts";
-import { addTeamMember, createTeam, requireTeam } from "../teams/service.ts";
+import { addTeamMember, createTeam, requireTeam, setRequireConsent } from "../teams/service.ts";
 import { createDeveloper, rotateDeveloperKeyByEmail } from "../users/service.ts";
 import { restoreBackup } from "./restore.ts";
 
@@ -97,6 +97,20 @@ export const ADMIN_COMMANDS = new Map<string, AdminCommand | OfflineAdminCommand
       run: async (deps, f) => {
         const team = await requireTeam(deps, need(f, "team"));
         return { service_account: await createServiceAccount(deps, team.id, need(f, "name"), f["player-create"] === true) };
+      },
+    },
+  ],
+  [
+    "require-consent",
+    {
+      summary: "--team NAME --value on|off: players without a parent's consent talk in data-lite mode (docs/privacy.md)",
+      flags: { team: "string", value: "string" },
+      run: async (deps, f) => {
+        const value = need(f, "value");
+        if (value !== "on" && value !== "off") throw new InvalidRequest("--value must be on or off");
+        const team = await requireTeam(deps, need(f, "team"));
+        const shown = await setRequireConsent(deps, team.id, value === "on");
+        return { team: { pk: shown.pk, name: shown.name, require_consent: shown.require_consent } };
       },
     },
   ],

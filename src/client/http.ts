@@ -1,5 +1,8 @@
+import type { AuditList } from "../audit/model.ts";
+import type { PlayerExport } from "../players/model.ts";
+
 /**
- * Developer helpers for hoot's HTTP API: log in with a key and manage players.
+ * Developer helpers for hoot's HTTP API: log in with a key, manage players and answer a parent's requests.
  * @example
  *   const hoot = new HootApi("http://127.0.0.1:8080");
  *   await hoot.login(process.env.HOOT_DEVELOPER_KEY!);
@@ -16,7 +19,13 @@ export interface Player {
   pk: number;
   external_id: string;
   federated_id: string;
+  /** A parent's consent as the team's backend reported it. */
+  consent: "none" | "granted";
+  /** When consent last changed (ISO 8601), null while it never has. */
+  consent_updated_at: string | null;
 }
+
+export type { AuditList, PlayerExport };
 
 /** An error answered by the server: its status, code and sentence. */
 export class HootError extends Error {
@@ -67,6 +76,30 @@ export class HootApi {
 
   async deletePlayer(pk: number): Promise<void> {
     await this.call("DELETE", `/api/players/${pk}`);
+  }
+
+  /** Records a parent's consent (or its withdrawal); a developer or playerCreate service token. */
+  setConsent(pk: number, consent: "none" | "granted"): Promise<Player> {
+    return this.call<Player>("PATCH", `/api/players/${pk}`, { consent });
+  }
+
+  /** Everything hoot holds about a player, decrypted, as one document (a parent's request). */
+  playerData(pk: number): Promise<PlayerExport> {
+    return this.call<PlayerExport>("GET", `/api/players/${pk}/data`);
+  }
+
+  /** Erases a player's conversation history and memory; the player stays. */
+  async eraseHistory(pk: number): Promise<void> {
+    await this.call("DELETE", `/api/players/${pk}/history`);
+  }
+
+  /** One page of the team's audit trail, newest first; pass the previous page's `next` to continue. */
+  audit(options: { playerPk?: number; limit?: number; after?: string } = {}): Promise<AuditList> {
+    const query = new URLSearchParams();
+    if (options.playerPk !== undefined) query.set("player_pk", String(options.playerPk));
+    if (options.limit) query.set("limit", String(options.limit));
+    if (options.after) query.set("after", options.after);
+    return this.call("GET", `/api/audit${query.size ? `?${query}` : ""}`);
   }
 
   private call<T>(method: string, path: string, body?: unknown): Promise<T> {

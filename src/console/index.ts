@@ -16,6 +16,7 @@ import { createOidcClient } from "./oidc.ts";
 import type { ConsoleContext } from "./routes/common.ts";
 import { consoleKeyRoutes } from "./routes/keys.ts";
 import { consolePlayerRoutes } from "./routes/players.ts";
+import { consolePrivacyRoutes } from "./routes/privacy.ts";
 import { consoleProfileRoutes } from "./routes/profile.ts";
 import { consoleSafetyRoutes } from "./routes/safety.ts";
 import { consoleSessionRoutes } from "./routes/session.ts";
@@ -46,6 +47,7 @@ export function consoleRoutes(deps: ConsoleNeeds) {
     .use(consoleProfileRoutes(context))
     .use(consoleKeyRoutes(context))
     .use(consolePlayerRoutes(context))
+    .use(consolePrivacyRoutes(context))
     .use(consoleSafetyRoutes(context, DEFAULT_PROMPT))
     .use(sdkSignInRoutes(deps, oidc, starts));
 }

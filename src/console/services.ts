@@ -5,6 +5,9 @@
  * is fixed in this file alone.
  */
 
+import type { AuditList } from "../audit/model.ts";
+import type { AuditRepo } from "../audit/repo.ts";
+import { type AuditContext, listTeamAudit } from "../audit/service.ts";
 import type { CallerResolver } from "../auth/caller.ts";
 import type { CredentialStore } from "../auth/credentials.ts";
 import type { AuthLookups } from "../auth/lookups.ts";
@@ -13,6 +16,7 @@ import type { RevocationBus } from "../auth/revocations.ts";
 import type { Secrets } from "../auth/secrets.ts";
 import type { TokenService } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
+import type { TextCipher } from "../conversations/cipher.ts";
 import type { ConversationRepo } from "../conversations/repo.ts";
 import type { Database } from "../db/database.ts";
 import type { Store } from "../db/store.ts";
@@ -25,7 +29,8 @@ import type { InvitationRepo } from "../invitations/repo.ts";
 import type { Logger } from "../log.ts";
 import { login } from "../login/service.ts";
 import type { Metrics } from "../metrics.ts";
-import type { PlayerBody, PlayerList } from "../players/model.ts";
+import type { PlayerBody, PlayerExport, PlayerList } from "../players/model.ts";
+import { eraseHistory, exportPlayer } from "../players/privacy.ts";
 import type { PlayerRepo } from "../players/repo.ts";
 import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
 import { listPolicies, type PolicyInfo } from "../policies/catalog.ts";
@@ -35,8 +40,9 @@ import { listTeamPolicies } from "../safety-policies/service.ts";
 import type { ServiceAccountBody } from "../service-accounts/model.ts";
 import type { ServiceAccountRepo } from "../service-accounts/repo.ts";
 import { createServiceAccount as createSa, listTeamServiceAccounts, removeServiceAccount } from "../service-accounts/service.ts";
+import type { TeamBody } from "../teams/model.ts";
 import type { TeamRepo } from "../teams/repo.ts";
-import { teamsOf as teamsOfUser } from "../teams/service.ts";
+import { getTeam, setRequireConsent, teamsOf as teamsOfUser } from "../teams/service.ts";
 import type { UserRepo } from "../users/repo.ts";
 import { describeMe, registerDeveloper, rotateDeveloperKey as rotateKey } from "../users/service.ts";
 import type { ConsoleRepo } from "./repo.ts";
@@ -52,11 +58,13 @@ export type ConsoleRepositories = {
   conversations: ConversationRepo;
   incidents: IncidentRepo;
   safetyPolicies: SafetyPolicyRepo;
+  audit: AuditRepo;
 };
 
 /**
  * What the console needs: it fronts most features (through this file) and signs developers in, so it needs most
- * of what they need, but never the conversation cipher or the cluster.
+ * of what they need, but never the cluster. The conversation cipher is for one thing only: a parent's export
+ * of a player's data (players/privacy.ts), which the console downloads as the API does.
  */
 export interface ConsoleNeeds {
   config: Config;
@@ -71,6 +79,7 @@ export interface ConsoleNeeds {
   callers: CallerResolver;
   loginLimiter: LoginLimiter;
   revocations: RevocationBus;
+  textCipher: TextCipher;
 }
 export type { PlayerBody, PlayerList, ServiceAccountBody };
 
@@ -211,20 +220,40 @@ export function deleteServiceAccount(deps: ConsoleNeeds, teamId: number, id: num
 export interface ConsolePlayers {
   create(teamId: number, externalId: string): Promise<PlayerBody>;
   list(teamId: number, after: string | undefined, limit: number): Promise<PlayerList>;
-  get(teamId: number, id: number): Promise<PlayerBody>;
-  remove(teamId: number, id: number): Promise<void>;
+  /** A player; audited as `player.read` when `audit` is given (the player's own page, not the listing). */
+  get(teamId: number, id: number, audit?: AuditContext): Promise<PlayerBody>;
+  remove(teamId: number, id: number, audit: AuditContext): Promise<void>;
   resetFederatedId(teamId: number, id: number): Promise<PlayerBody>;
+  /** Everything held about the player (a parent's request), audited as `player.export`. */
+  exportData(teamId: number, id: number, audit: AuditContext): Promise<PlayerExport>;
+  /** Erases the player's history and memory, audited as `player.history_erase`. */
+  eraseHistory(teamId: number, id: number, audit: AuditContext): Promise<void>;
+  /** The player's audit rows, newest first. */
+  audit(teamId: number, id: number, after: string | undefined): Promise<AuditList>;
 }
 
-/** The players service (create, list, get, reset, delete), team-scoped like the API. */
+/** The players service (create, list, get, reset, delete, a parent's requests), team-scoped like the API. */
 export function players(deps: ConsoleNeeds): ConsolePlayers {
   return {
     create: (teamId, externalId) => createPlayer(deps, teamId, externalId),
     list: (teamId, after, limit) => listTeamPlayers(deps, teamId, after, limit),
-    get: (teamId, id) => getPlayer(deps, teamId, id),
-    remove: (teamId, id) => removePlayer(deps, teamId, id),
+    get: (teamId, id, audit) => getPlayer(deps, teamId, id, audit),
+    remove: (teamId, id, audit) => removePlayer(deps, teamId, id, audit),
     resetFederatedId: (teamId, id) => resetFederatedId(deps, teamId, id),
+    exportData: (teamId, id, audit) => exportPlayer(deps, teamId, id, audit),
+    eraseHistory: (teamId, id, audit) => eraseHistory(deps, teamId, id, audit),
+    audit: (teamId, id, after) => listTeamAudit(deps, teamId, { player_pk: String(id), limit: 50, ...(after ? { after } : {}) }),
   };
+}
+
+/** The team's settings as the console shows them. */
+export function teamSettings(deps: ConsoleNeeds, teamId: number): Promise<TeamBody> {
+  return getTeam(deps, teamId);
+}
+
+/** Turns the team's require_consent on or off (the team's own developer, like PATCH /api/teams/{pk}). */
+export function setTeamRequireConsent(deps: ConsoleNeeds, teamId: number, value: boolean): Promise<TeamBody> {
+  return setRequireConsent(deps, teamId, value);
 }
 
 /** The name of the login-only key the console makes when a team has none, so the playground can log players in. */

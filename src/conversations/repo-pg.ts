@@ -12,6 +12,13 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
         "SELECT id::float8 AS id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT $2",
         [playerId, limit],
       ),
+    ofPlayer: (playerId) =>
+      query<StoredRow & { createdAt: number }>(
+        db,
+        `SELECT id::float8 AS id, role, text, text_enc AS sealed, created_at::float8 AS "createdAt"
+           FROM conversation_messages WHERE player_id = $1 ORDER BY id`,
+        [playerId],
+      ),
     async append(playerId, messages) {
       if (messages.length === 0) return;
       // One multi-row INSERT: atomic on its own, one round trip.
@@ -29,6 +36,13 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
           : await execute(db, `UPDATE conversation_messages SET text = '', text_enc = $3 WHERE id = ${newest} AND role = $2`, [playerId, role, sealed]);
       return changed > 0;
     },
+    playersBefore: (cutoffMs) =>
+      query<{ playerId: number; teamId: number }>(
+        db,
+        `SELECT p.id AS "playerId", p.team_id AS "teamId" FROM players p
+          WHERE p.id IN (SELECT DISTINCT player_id FROM conversation_messages WHERE created_at < $1) ORDER BY p.id`,
+        [cutoffMs],
+      ),
     deleteBefore: (cutoffMs) => execute(db, "DELETE FROM conversation_messages WHERE created_at < $1", [cutoffMs]),
     deleteOfPlayer: async (playerId) => void (await execute(db, "DELETE FROM conversation_messages WHERE player_id = $1", [playerId])),
     plainRows: (limit) =>

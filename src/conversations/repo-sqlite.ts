@@ -19,11 +19,13 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
   });
   return {
     newest: (playerId, limit) => newest(db).all({ playerId, limit }),
+    ofPlayer: (playerId) => ofPlayer(db).all({ playerId }),
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
     replaceNewest: (playerId, role, sealed) =>
       (sealed === null ? deleteNewest(db).run(playerId, role) : replaceNewest(db).run(sealed, playerId, role)).changes > 0,
+    playersBefore: (cutoffMs) => playersBefore(db).all(cutoffMs),
     // bun:sqlite reports the count without loading the deleted rows.
     deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,
     deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run(playerId),
@@ -39,12 +41,25 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
   };
 }
 
+const playersBefore = prepared((db) =>
+  db.$client.query<{ playerId: number; teamId: number }, [number]>(
+    `SELECT p.id AS playerId, p.team_id AS teamId FROM players p
+      WHERE p.id IN (SELECT DISTINCT player_id FROM conversation_messages WHERE created_at < ?) ORDER BY p.id`,
+  ),
+);
+
 const purgeStatement = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE created_at < ?"));
 
 // Plain bun:sqlite: the blob comes back as a Uint8Array without drizzle's per-row mapping.
 const newest = prepared((db) =>
   db.$client.query<StoredRow, { playerId: number; limit: number }>(
     "SELECT id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $playerId ORDER BY id DESC LIMIT $limit",
+  ),
+);
+
+const ofPlayer = prepared((db) =>
+  db.$client.query<StoredRow & { createdAt: number }, { playerId: number }>(
+    "SELECT id, role, text, text_enc AS sealed, created_at AS createdAt FROM conversation_messages WHERE player_id = $playerId ORDER BY id",
   ),
 );
 

@@ -17,6 +17,8 @@ export interface StoredRow {
 export interface ConversationRepo {
   /** The newest `limit` rows of a player, newest first (every turn). */
   newest(playerId: number, limit: number): Promise<StoredRow[]>;
+  /** Every row of a player with when it was written, oldest first (a parent's request for their child's data). */
+  ofPlayer(playerId: number): Promise<(StoredRow & { createdAt: number })[]>;
   /** Appends sealed messages for a player, all or none (one transaction or one statement). */
   append(playerId: number, messages: { role: Role; sealed: Buffer }[]): Promise<void>;
   /**
@@ -24,6 +26,8 @@ export interface ConversationRepo {
    * heard only part of the last reply (the Realtime wire's truncate). False when the newest is of another role or absent.
    */
   replaceNewest(playerId: number, role: Role, sealed: Buffer | null): Promise<boolean>;
+  /** The players (and their teams) with messages created before `cutoffMs`: whom a retention purge is about to touch. */
+  playersBefore(cutoffMs: number): Promise<{ playerId: number; teamId: number }[]>;
   /** Deletes every message created before `cutoffMs`; returns how many went. */
   deleteBefore(cutoffMs: number): Promise<number>;
   /** Deletes every message of a player (player deletion). */

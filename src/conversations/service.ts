@@ -6,8 +6,11 @@
  * (`sealPlainMessages`).
  */
 
+import type { AuditRepo } from "../audit/repo.ts";
+import { audit, purgeOldAudit, SYSTEM } from "../audit/service.ts";
 import { RETENTION_JOB } from "../cluster/exclusive.ts";
 import type { Cluster } from "../cluster/index.ts";
+import type { Config } from "../config.ts";
 import { retryWhileBusy } from "../db/busy.ts";
 import type { Database } from "../db/database.ts";
 import { rootCause } from "../db/errors.ts";
@@ -85,11 +88,25 @@ export function amendLastReply(deps: Pick<ConversationNeeds, "store" | "textCiph
   return retryWhileBusy(() => deps.store.conversations.replaceNewest(playerId, "assistant", sealed), deadlineMs);
 }
 
-/** Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed. */
-export async function purgeExpired(deps: Pick<ConversationNeeds, "store" | "database">, retentionDays: number, now = Date.now()): Promise<number> {
+/** The retention purge also writes its audit rows, in one transaction with the deletion. */
+export interface PurgeNeeds {
+  store: Store<{ conversations: ConversationRepo; incidents: IncidentRepo; audit: AuditRepo }>;
+  database: Pick<Database, "scrubDeletedData">;
+}
+
+/**
+ * Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed.
+ * Each player whose messages went gets a `player.history_erase` audit row by the `system` actor.
+ */
+export async function purgeExpired(deps: PurgeNeeds, retentionDays: number, now = Date.now()): Promise<number> {
   const before = now - retentionDays * 86_400_000;
-  // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
-  const removed = (await deps.store.conversations.deleteBefore(before)) + (await deps.store.incidents.deleteBefore(before));
+  const removed = await deps.store.transaction(async (tx) => {
+    const touched = await tx.conversations.playersBefore(before);
+    // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
+    const count = (await tx.conversations.deleteBefore(before)) + (await tx.incidents.deleteBefore(before));
+    for (const { playerId, teamId } of touched) await audit({ store: tx }, teamId, SYSTEM, "player.history_erase", playerId);
+    return count;
+  });
   if (removed > 0) deps.database.scrubDeletedData();
   return removed;
 }
@@ -114,13 +131,14 @@ export async function sealPlainMessages(deps: Pick<ConversationNeeds, "store" | 
  * holds the job's advisory lock (src/cluster/exclusive.ts).
  */
 export function startRetentionJob(
-  deps: Pick<ConversationNeeds, "store" | "database" | "cluster">,
+  deps: PurgeNeeds & Pick<ConversationNeeds, "cluster"> & { config: Pick<Config, "auditRetentionDays"> },
   retentionDays: number,
   intervalMs: number,
   logger: Logger,
   lockDeadlineMs = 60_000,
 ): () => void {
-  const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeExpired(deps, retentionDays)), lockDeadlineMs);
+  const purgeOnce = async () => (await purgeExpired(deps, retentionDays)) + (await purgeOldAudit(deps, deps.config.auditRetentionDays));
+  const purge = () => retryWhileBusy(() => (stopped ? 0 : purgeOnce()), lockDeadlineMs);
   let running = false;
   let stopped = false;
   const run = async () => {

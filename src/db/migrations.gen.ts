@@ -9,6 +9,7 @@ import m5 from "../../drizzle/0005_safety.sql" with { type: "text" };
 import m6 from "../../drizzle/0006_stored_configs.sql" with { type: "text" };
 import m7 from "../../drizzle/0007_cluster.sql" with { type: "text" };
 import m8 from "../../drizzle/0008_swift_wraith.sql" with { type: "text" };
+import m9 from "../../drizzle/0009_consent_audit.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320038681, breakpoints: true, sql: m0 },
@@ -20,4 +21,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0006_stored_configs", when: 1795467654098, breakpoints: true, sql: m6 },
   { tag: "0007_cluster", when: 1795476214632, breakpoints: true, sql: m7 },
   { tag: "0008_swift_wraith", when: 1795731665516, breakpoints: true, sql: m8 },
+  { tag: "0009_consent_audit", when: 1795741474743, breakpoints: true, sql: m9 },
 ];

@@ -13,6 +13,8 @@ export const teams = sqliteTable("teams", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
   createdAt: createdAt(),
+  /** Players without a parent's consent talk in data-lite mode (docs/privacy.md); set by the team's developer. */
+  requireConsent: integer("require_consent", { mode: "boolean" }).notNull().default(false),
 });
 
 export const users = sqliteTable("users", {
@@ -69,6 +71,12 @@ export const players = sqliteTable(
     federatedIdHash: text("federated_id_hash").notNull().unique(),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
+    /** A parent's consent as the team's backend reports it; "none" until it says otherwise. */
+    consent: text("consent", { enum: ["none", "granted"] })
+      .notNull()
+      .default("none"),
+    /** When `consent` last changed (ms), null while it never has. */
+    consentUpdatedAt: integer("consent_updated_at", { mode: "number" }),
   },
   (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId)],
 );
@@ -251,7 +259,33 @@ export const storedConfigs = sqliteTable(
   (table) => [uniqueIndex("stored_configs_team_kind_name_version").on(table.teamId, table.kind, table.name, table.version)],
 );
 
+/**
+ * Who read, exported, erased or deleted a child's data, or changed their consent: never any content. No
+ * foreign keys: a row outlives the player it names (and the team), so a deletion can still be shown later.
+ */
+export const audit = sqliteTable(
+  "audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+    teamId: integer("team_id").notNull(),
+    actorKind: text("actor_kind", { enum: ["developer", "service_account", "operator", "console", "system"] }).notNull(),
+    /** The developer, service account or operator key; null for the system. */
+    actorPk: integer("actor_pk"),
+    action: text("action").notNull(),
+    playerId: integer("player_id"),
+    requestId: text("request_id"),
+  },
+  (table) => [
+    index("audit_team").on(table.teamId, table.id),
+    index("audit_team_player").on(table.teamId, table.playerId, table.id),
+    // The retention sweep finds old rows by age.
+    index("audit_at").on(table.at),
+  ],
+);
+
 export type Team = typeof teams.$inferSelect;
+export type AuditRow = typeof audit.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type ServiceAccount = typeof serviceAccounts.$inferSelect;
 export type Player = typeof players.$inferSelect;

@@ -149,10 +149,11 @@ export async function listTeamIncidents(
   });
   const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor("i", page[page.length - 1]!.id) : null;
-  return { incidents: page.map(show), next };
+  return { incidents: page.map(showIncident), next };
 }
 
-function show(row: SafetyIncident): IncidentBody {
+/** An incident as the API shows it. */
+export function showIncident(row: SafetyIncident): IncidentBody {
   return {
     pk: row.id,
     player_pk: row.playerId,

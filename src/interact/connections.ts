@@ -42,7 +42,7 @@ export interface InteractNeeds {
  * What the composition root (src/boot) hands the interact socket: the conversation history, the stored
  * configurations a configuration may name, and the safety ports (team policies, incidents, moderation).
  */
-export type InteractPorts = Pick<SessionPorts, "history" | "stored" | "safety">;
+export type InteractPorts = Pick<SessionPorts, "history" | "stored" | "safety" | "dataModes">;
 
 export interface Connections {
   /** Open sockets. */
@@ -93,6 +93,7 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
     stored: handed.stored,
     logger,
     safety: handed.safety,
+    dataModes: handed.dataModes,
     voice: voicePorts(config, logger),
     limits: {
       authTimeoutMs: config.wsAuthTimeoutMs,

@@ -52,6 +52,16 @@ export interface SessionLimits {
   queuedAudioChunks: number;
 }
 
+/** full: stored as usual; lite: nothing of the conversation written, audio stays on the machine (data-mode.ts). */
+export type DataMode = "full" | "lite";
+
+/** The app's answer, per player: whether their conversation may be stored (consent). */
+export interface DataModes {
+  mode(playerId: number): Promise<DataMode>;
+  /** How much a socket keeps in RAM in lite mode (characters; the history budget). */
+  memoryChars: number;
+}
+
 export interface SessionPorts {
   engine: Pick<Engine, "runTurn" | "voices"> & Partial<Pick<Engine, "runUtilities">>;
   /** The team's stored configurations and utilities (references in configurations). */
@@ -69,6 +79,8 @@ export interface SessionPorts {
   safety?: SafetyPorts;
   /** Voice input: the recogniser and the buffer and budget settings (default: no recogniser). */
   voice?: VoicePorts;
+  /** Whether a player's conversation may be stored (data-lite mode, data-mode.ts); absent: always. */
+  dataModes?: DataModes;
 }
 
 /**

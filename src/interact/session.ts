@@ -31,6 +31,7 @@ import {
   runUtilities,
   setConfiguration,
 } from "./configure.ts";
+import { withDataMode } from "./data-mode.ts";
 import { clientNotice, Inbox, type MessageFields, notAnObject, readClientTime, readRequest, uidOf } from "./inbox.ts";
 import type { ClientRequest, RequestOf, SessionConfig } from "./model.ts";
 import { errorResponse, FATAL, type FatalCode, fatal, type RequestStamp, response, type ServerMessage, streamClose, streamError } from "./protocol.ts";
@@ -56,11 +57,15 @@ export class InteractSession {
   /** What the voice requests (voice-requests.ts) read and answer through. */
   private readonly voiceSession: VoiceRequestSession;
 
+  private readonly ports: SessionPorts;
+
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
-    private readonly ports: SessionPorts,
+    ports: SessionPorts,
   ) {
+    // History and recogniser follow the player's data mode (consent) at every turn.
+    this.ports = ports = withDataMode(ports, () => this.identity?.playerId);
     this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
     this.runs = new BackgroundRuns(ports.limits.runsAtOnce);
     this.voice = new SessionVoice(ports.voice ?? NO_RECOGNISER);

@@ -26,6 +26,8 @@ import type { ErrorCode } from "../errors.ts";
 export interface VoicePorts {
   /** The server's recogniser (one for every session). */
   stt(): SttProvider;
+  /** True when the recogniser sends audio to another host than loopback (data-lite mode may not use it). */
+  leavesMachine?(): boolean;
   buffer: VoiceBufferSettings;
   /** The per-socket audio budget: audio seconds per second of wall clock, and the burst. */
   budget: { secondsPerSecond: number; burstSeconds: number };
@@ -66,9 +68,25 @@ export function voicePorts(config: VoiceConfig, logger: EngineLogger): VoicePort
   (timer as { unref?: () => void }).unref?.();
   return {
     stt: build,
+    leavesMachine: () => build().name === "openai" && !isLoopbackUrl(config.sttBaseUrl),
     buffer: { maxSeconds: config.audioBufferSeconds, maxBytes: config.audioBufferBytes, silenceMs: config.vadSilenceMs, vadMode: config.vadMode },
     budget: { secondsPerSecond: config.wsAudioSecondsPerSecond, burstSeconds: config.wsAudioBurstSeconds },
   };
+}
+
+/**
+ * True when `url` names this machine: localhost, 127.0.0.0/8 or ::1 (anything else, or a URL that does not
+ * parse, counts as outside).
+ * @example isLoopbackUrl("http://127.0.0.1:9000/v1") // true
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** The library, loaded once per process on first use. */

@@ -1,19 +1,21 @@
 /**
  * The players feature: the children who use a team's app, each known to hoot by the developer's own
  * `external_id` and a secret federated id the app logs them in with. Deleting a player deletes their
- * conversation too. Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete), and
- * /api/players/{player_pk}/reset-federated-id. Registered under a prefix so `GET /api/players/` and
- * `POST /api/players` do not clash in Elysia's router.
+ * conversation too. Routes: /api/players (create, list), /api/players/{player_pk} (get, edit, delete),
+ * /api/players/{player_pk}/reset-federated-id, and a parent's requests (PROTOCOL.md section 8, privacy.ts):
+ * consent through PATCH, GET /api/players/{player_pk}/data and DELETE /api/players/{player_pk}/history.
+ * Registered under a prefix so `GET /api/players/` and `POST /api/players` do not clash in Elysia's router.
  */
 import { Elysia } from "elysia";
+import { auditContext } from "../audit/service.ts";
 import { type AuthNeeds, authPlugin } from "../auth/index.ts";
 import { noContent } from "../http/no-content.ts";
-import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerList, PlayerParams } from "./model.ts";
-import type { PlayerNeeds } from "./service.ts";
-import { createPlayer, editPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
+import { CreatePlayerBody, EditPlayerBody, ListPlayersQuery, PlayerBody, PlayerExport, PlayerList, PlayerParams } from "./model.ts";
+import { eraseHistory, exportPlayer, type PlayerDataNeeds, updatePlayer } from "./privacy.ts";
+import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "./service.ts";
 
 /** The players controller. */
-export function playersRoutes(deps: AuthNeeds & PlayerNeeds) {
+export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
   const list = ({ caller, query }: { caller: { teamId: number }; query: { after?: string; limit?: number } }) =>
     listTeamPlayers(deps, caller.teamId, query.after, query.limit ?? 100);
   const listOptions = {
@@ -45,23 +47,28 @@ export function playersRoutes(deps: AuthNeeds & PlayerNeeds) {
       )
       .get("/", list, listOptions)
       .get("", list, { ...listOptions, detail: { ...listOptions.detail, hide: true } })
-      .get("/:player_pk", ({ caller, params }) => getPlayer(deps, caller.teamId, Number(params.player_pk)), {
+      .get("/:player_pk", ({ caller, params, set }) => getPlayer(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set)), {
         auth: ["developer"],
         params: PlayerParams,
         response: PlayerBody,
-        detail: { summary: "Get a player" },
+        detail: { summary: "Get a player", description: "Audited as `player.read`." },
       })
-      .patch("/:player_pk", ({ caller, params, body }) => editPlayer(deps, caller.teamId, Number(params.player_pk), body.external_id), {
-        auth: ["developer"],
+      .patch("/:player_pk", ({ caller, params, body, set }) => updatePlayer(deps, caller.teamId, Number(params.player_pk), body, auditContext(caller, set)), {
+        auth: ["developer", "service"],
         params: PlayerParams,
         body: EditPlayerBody,
         response: PlayerBody,
-        detail: { summary: "Edit a player's external_id" },
+        detail: {
+          summary: "Edit a player's external_id or consent",
+          description:
+            "`consent` (none or granted) takes a developer token or a playerCreate service token of the team, and is " +
+            "audited as `player.consent`; `external_id` takes a developer token.",
+        },
       })
       .delete(
         "/:player_pk",
-        async ({ caller, params }) => {
-          await removePlayer(deps, caller.teamId, Number(params.player_pk));
+        async ({ caller, params, set }) => {
+          await removePlayer(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set));
           return noContent();
         },
         {
@@ -69,7 +76,37 @@ export function playersRoutes(deps: AuthNeeds & PlayerNeeds) {
           params: PlayerParams,
           detail: {
             summary: "Delete a player",
-            description: "Deletes the player and their conversation in one transaction, ends their tokens and closes their sockets.",
+            description:
+              "Deletes the player and their conversation in one transaction, ends their tokens and closes their " +
+              "sockets. Audited as `player.delete`; the audit rows stay.",
+          },
+        },
+      )
+      .get("/:player_pk/data", ({ caller, params, set }) => exportPlayer(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set)), {
+        auth: ["developer"],
+        params: PlayerParams,
+        response: PlayerExport,
+        detail: {
+          summary: "Everything hoot holds about a player",
+          description:
+            "One JSON document for a parent's request: the player, their consent, the conversation history decrypted with times, the memory " +
+            "the model is given, and safety incidents (never any words). Audited as `player.export`.",
+        },
+      })
+      .delete(
+        "/:player_pk/history",
+        async ({ caller, params, set }) => {
+          await eraseHistory(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set));
+          return noContent();
+        },
+        {
+          auth: ["developer"],
+          params: PlayerParams,
+          detail: {
+            summary: "Erase a player's conversation history",
+            description:
+              "Erases the player's stored conversation (their memory) and keeps the player, their consent and their incidents; the words are " +
+              "scrubbed from the database files as for a deletion. Audited as `player.history_erase`.",
           },
         },
       )

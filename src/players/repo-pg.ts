@@ -9,7 +9,8 @@ import type { PlayerRepo } from "./repo.ts";
 const INT4_MAX = 2_147_483_647;
 
 const PLAYER_COLUMNS = `id, team_id AS "teamId", external_id AS "externalId", federated_id_enc AS "federatedIdEnc",
-  federated_id_hash AS "federatedIdHash", version, created_at::float8 AS "createdAt"`;
+  federated_id_hash AS "federatedIdHash", version, created_at::float8 AS "createdAt", consent,
+  consent_updated_at::float8 AS "consentUpdatedAt"`;
 
 /** Players on PostgreSQL. */
 export function pgPlayerRepo(db: PgDb): PlayerRepo {
@@ -61,6 +62,24 @@ export function pgPlayerRepo(db: PgDb): PlayerRepo {
           .where(and(eq(players.id, id), eq(players.teamId, teamId)))
           .returning(),
       ),
+    setConsent: (teamId, id, consent, at) =>
+      one(
+        db
+          .update(players)
+          .set({ consent, consentUpdatedAt: at })
+          .where(and(eq(players.id, id), eq(players.teamId, teamId)))
+          .returning(),
+      ),
+    consentState: (id) =>
+      id > INT4_MAX
+        ? Promise.resolve(null)
+        : one(
+            query<{ consent: Player["consent"]; requireConsent: boolean }>(
+              db,
+              `SELECT p.consent, t.require_consent AS "requireConsent" FROM players p JOIN teams t ON t.id = p.team_id WHERE p.id = $1`,
+              [id],
+            ),
+          ),
     idsOfTeam: async (teamId) => (await db.select({ id: players.id }).from(players).where(eq(players.teamId, teamId))).map((row) => row.id),
     delete: async (teamId, id) => (await execute(db, "DELETE FROM players WHERE id = $1 AND team_id = $2", [id, teamId])) > 0,
   };

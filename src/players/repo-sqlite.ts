@@ -39,6 +39,17 @@ export function sqlitePlayerRepo(db: Db): Synchronous<PlayerRepo> {
         .where(and(eq(players.id, id), eq(players.teamId, teamId)))
         .returning()
         .get() ?? null,
+    setConsent: (teamId, id, consent, at) =>
+      db
+        .update(players)
+        .set({ consent, consentUpdatedAt: at })
+        .where(and(eq(players.id, id), eq(players.teamId, teamId)))
+        .returning()
+        .get() ?? null,
+    consentState: (id) => {
+      const row = consentStatement(db).get({ id });
+      return row ? { consent: row.consent, requireConsent: row.requireConsent === 1 } : null;
+    },
     idsOfTeam: (teamId) =>
       db
         .select({ id: players.id })
@@ -68,7 +79,8 @@ const insertStatement = prepared((db) =>
 const playerInTeam = prepared((db) =>
   db.$client.query<Omit<Player, "federatedIdEnc"> & { federatedIdEnc: Uint8Array }, { id: number; teamId: number }>(
     `SELECT id, team_id AS teamId, external_id AS externalId, federated_id_enc AS federatedIdEnc,
-            federated_id_hash AS federatedIdHash, version, created_at AS createdAt
+            federated_id_hash AS federatedIdHash, version, created_at AS createdAt,
+            consent, consent_updated_at AS consentUpdatedAt
        FROM players WHERE id = $id AND team_id = $teamId`,
   ),
 );
@@ -90,6 +102,12 @@ const tokenStateStatement = prepared((db) =>
   db.$client.query<{ version: number; teamId: number; serviceAccountTeamId: number | null }, { id: number; serviceAccountId: number }>(
     `SELECT p.version AS version, p.team_id AS teamId, (SELECT team_id FROM service_accounts WHERE id = $serviceAccountId) AS serviceAccountTeamId
        FROM players p WHERE p.id = $id`,
+  ),
+);
+
+const consentStatement = prepared((db) =>
+  db.$client.query<{ consent: Player["consent"]; requireConsent: number }, { id: number }>(
+    "SELECT p.consent AS consent, t.require_consent AS requireConsent FROM players p JOIN teams t ON t.id = p.team_id WHERE p.id = $id",
   ),
 );
 

@@ -6,6 +6,8 @@
 import type { PlayerLookup } from "../auth/index.ts";
 import type { Player } from "../db/schema.ts";
 
+export type Consent = Player["consent"];
+
 export type NewPlayer = { teamId: number; externalId: string; federatedIdEnc: Buffer; federatedIdHash: string };
 
 export interface PlayerRepo {
@@ -28,6 +30,10 @@ export interface PlayerRepo {
   updateExternalId(teamId: number, id: number, externalId: string): Promise<Player | null>;
   /** Gives a player a new federated id and bumps the version, ending tokens made with the old one. */
   replaceFederatedId(teamId: number, id: number, federatedIdEnc: Buffer, federatedIdHash: string): Promise<Player | null>;
+  /** Sets a player's consent and when it changed; null when the player is not in the team. */
+  setConsent(teamId: number, id: number, consent: Consent, at: number): Promise<Player | null>;
+  /** A player's consent and whether their team requires it, or null when the player is gone (every turn). */
+  consentState(id: number): Promise<{ consent: Consent; requireConsent: boolean } | null>;
   /** The ids of every player of a team. */
   idsOfTeam(teamId: number): Promise<number[]>;
   /** Deletes the team's player `id`; false when the player is not in the team. */

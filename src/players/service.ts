@@ -5,6 +5,8 @@
  * once (after the change has committed).
  */
 
+import type { AuditRepo } from "../audit/repo.ts";
+import { type AuditContext, audit, auditRead, SYSTEM } from "../audit/service.ts";
 import { generateKey } from "../auth/index.ts";
 import type { RevocationBus } from "../auth/revocations.ts";
 import type { Secrets } from "../auth/secrets.ts";
@@ -17,19 +19,21 @@ import type { Store } from "../db/store.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { IncidentRepo } from "../incidents/repo.ts";
+import type { Logger } from "../log.ts";
 import type { PlayerBody, PlayerList } from "./model.ts";
 import type { PlayerRepo } from "./repo.ts";
 
 /** The repositories the players feature uses. */
-export type PlayerRepositories = { players: PlayerRepo; conversations: ConversationRepo; incidents: IncidentRepo };
+export type PlayerRepositories = { players: PlayerRepo; conversations: ConversationRepo; incidents: IncidentRepo; audit: AuditRepo };
 
 /** What the players feature needs (deleting a player deletes their conversation and incidents too). */
 export interface PlayerNeeds {
   store: Store<PlayerRepositories>;
   database: Pick<Database, "scrubDeletedData">;
   secrets: Secrets;
-  config: Pick<Config, "env">;
+  config: Pick<Config, "env" | "dbLockTimeoutMs">;
   revocations: Pick<RevocationBus, "publish">;
+  logger: Pick<Logger, "error">;
 }
 
 /** Creates a player with a fresh federated id; 409 `external_id_taken` when the team already has that external id. */
@@ -47,10 +51,11 @@ export async function listTeamPlayers(deps: PlayerNeeds, teamId: number, after: 
   return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
 }
 
-/** The team's player `id`, or 404. */
-export async function getPlayer(deps: PlayerNeeds, teamId: number, id: number): Promise<PlayerBody> {
+/** The team's player `id`, or 404; audited as `player.read` when a context is given (GET /api/players/{pk}). */
+export async function getPlayer(deps: PlayerNeeds, teamId: number, id: number, context?: AuditContext): Promise<PlayerBody> {
   const player = await deps.store.players.findInTeam(teamId, id);
   if (!player) throw new NotFound("player");
+  if (context) await auditRead(deps, teamId, context, "player.read", id);
   return show(deps, player);
 }
 
@@ -62,18 +67,18 @@ export async function editPlayer(deps: PlayerNeeds, teamId: number, id: number, 
 }
 
 /** Deletes the team's player with their conversation and incidents in one transaction, then ends their tokens and sockets. */
-export async function removePlayer(deps: PlayerNeeds, teamId: number, id: number): Promise<void> {
-  if ((await purgePlayers(deps, teamId, [id])) === 0) throw new NotFound("player");
+export async function removePlayer(deps: PlayerNeeds, teamId: number, id: number, context: AuditContext = SYSTEM): Promise<void> {
+  if ((await purgePlayers(deps, teamId, [id], context)) === 0) throw new NotFound("player");
 }
 
 /** Deletes every player of a team and their conversations (team deletion, inside its transaction); returns how many went. */
-export async function removeTeamPlayers(deps: PlayerNeeds, teamId: number): Promise<number> {
-  return purgePlayers(deps, teamId, await deps.store.players.idsOfTeam(teamId));
+export async function removeTeamPlayers(deps: PlayerNeeds, teamId: number, context: AuditContext = SYSTEM): Promise<number> {
+  return purgePlayers(deps, teamId, await deps.store.players.idsOfTeam(teamId), context);
 }
 
 // The one path by which players leave: rows and conversations in one transaction; once it has committed, the
 // deleted words are scrubbed from the files and the players' tokens and sockets end.
-async function purgePlayers(deps: PlayerNeeds, teamId: number, ids: number[]): Promise<number> {
+async function purgePlayers(deps: PlayerNeeds, teamId: number, ids: number[], context: AuditContext): Promise<number> {
   return deps.store.transaction(async (tx) => {
     const gone: number[] = [];
     for (const id of ids) {
@@ -81,6 +86,8 @@ async function purgePlayers(deps: PlayerNeeds, teamId: number, ids: number[]): P
       // Explicit as well as ON DELETE CASCADE: the purge must not depend on the foreign_keys pragma.
       await tx.conversations.deleteOfPlayer(id);
       await tx.incidents.deleteOfPlayer(id);
+      // The audit row stays: it names the player but holds nothing of them.
+      await audit({ store: tx }, teamId, context, "player.delete", id);
       gone.push(id);
     }
     if (gone.length > 0) {
@@ -104,7 +111,13 @@ export async function resetFederatedId(deps: PlayerNeeds, teamId: number, id: nu
 }
 
 function show(deps: PlayerNeeds, p: Player): PlayerBody {
-  return { pk: p.id, external_id: p.externalId, federated_id: federatedId(deps, p) };
+  return {
+    pk: p.id,
+    external_id: p.externalId,
+    federated_id: federatedId(deps, p),
+    consent: p.consent,
+    consent_updated_at: p.consentUpdatedAt === null ? null : new Date(p.consentUpdatedAt).toISOString(),
+  };
 }
 
 function newFederatedId(deps: PlayerNeeds) {

@@ -6,7 +6,12 @@ export type TeamRef = Static<typeof TeamRef>;
 
 export const TeamList = t.Object({ teams: t.Array(TeamRef) });
 
-export const TeamBody = t.Object({ pk: t.Integer(), name: t.String(), created_at: t.String() });
+export const TeamBody = t.Object({
+  pk: t.Integer(),
+  name: t.String(),
+  created_at: t.String(),
+  require_consent: t.Boolean({ description: "players without a parent's consent talk in data-lite mode (docs/privacy.md)" }),
+});
 export type TeamBody = Static<typeof TeamBody>;
 
 export const TeamEnvelope = t.Object({ team: TeamBody });
@@ -22,7 +27,10 @@ export const TeamName = t.String({
 export const CreateTeamBody = t.Object({ name: TeamName }, { additionalProperties: false });
 
 export const EditTeamBody = t.Object(
-  { name: t.Optional(t.Union([TeamName, t.Literal(""), t.Null()], { description: "the new name; null or empty changes nothing" })) },
+  {
+    name: t.Optional(t.Union([TeamName, t.Literal(""), t.Null()], { description: "the new name (operator only); null or empty changes nothing" })),
+    require_consent: t.Optional(t.Boolean({ description: "the team's developer or the operator: players without consent talk in data-lite mode" })),
+  },
   { additionalProperties: false },
 );
 

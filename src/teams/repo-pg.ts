@@ -17,6 +17,7 @@ export function pgTeamRepo(db: PgDb): TeamRepo {
     insert: async (name) => (await db.insert(teams).values({ name }).returning())[0]!,
     list: () => db.select().from(teams).orderBy(teams.id),
     rename: (id, name) => one(db.update(teams).set({ name }).where(eq(teams.id, id)).returning()),
+    setRequireConsent: (id, value) => one(db.update(teams).set({ requireConsent: value }).where(eq(teams.id, id)).returning()),
     async delete(id) {
       await db.delete(teamMembers).where(eq(teamMembers.teamId, id));
       await db.delete(teams).where(eq(teams.id, id));

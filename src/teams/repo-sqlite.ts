@@ -18,6 +18,7 @@ export function sqliteTeamRepo(db: Db): Synchronous<TeamRepo> {
     insert: (name) => db.insert(teams).values({ name }).returning().get(),
     list: () => db.select().from(teams).orderBy(teams.id).all(),
     rename: (id, name) => db.update(teams).set({ name }).where(eq(teams.id, id)).returning().get() ?? null,
+    setRequireConsent: (id, value) => db.update(teams).set({ requireConsent: value }).where(eq(teams.id, id)).returning().get() ?? null,
     delete: (id) => {
       db.delete(teamMembers).where(eq(teamMembers.teamId, id)).run();
       db.delete(teams).where(eq(teams.id, id)).run();

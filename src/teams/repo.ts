@@ -24,6 +24,8 @@ export interface TeamRepo {
   list(): Promise<Team[]>;
   /** Renames a team; null when absent. */
   rename(id: number, name: string): Promise<Team | null>;
+  /** Turns the team's `require_consent` on or off; null when absent. */
+  setRequireConsent(id: number, value: boolean): Promise<Team | null>;
   /** Deletes the team row and its memberships (explicitly, as well as ON DELETE CASCADE). */
   delete(id: number): Promise<void>;
   /** Teams `userId` belongs to, in team order. */

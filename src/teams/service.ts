@@ -4,10 +4,11 @@
  * transaction, and every token and socket of it ends at once (after the commit).
  */
 
+import { type AuditContext, SYSTEM } from "../audit/service.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import type { Team } from "../db/schema.ts";
 import type { Store } from "../db/store.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { type PlayerNeeds, type PlayerRepositories, removeTeamPlayers } from "../players/service.ts";
 import { removeTeamServiceAccounts, type ServiceAccountNeeds, type ServiceAccountRepositories } from "../service-accounts/service.ts";
 import type { UserRepo } from "../users/repo.ts";
@@ -61,13 +62,39 @@ export async function renameTeam(deps: TeamNeeds, id: number, name: string | und
   );
 }
 
+/** Turns the team's `require_consent` on or off (changes nothing stored: erasure is its own call); 404 when absent. */
+export async function setRequireConsent(deps: TeamNeeds, id: number, value: boolean): Promise<TeamBody> {
+  const team = await deps.store.teams.setRequireConsent(id, value);
+  if (!team) throw new NotFound("team");
+  return show(team);
+}
+
+/**
+ * Edits the team `id` for the operator (name and require_consent) or for a developer (require_consent of their
+ * token's own team only). Renaming is the operator's whatever the team, so that 403 tells nothing about the team;
+ * another team's id is 404 to a developer, never 403.
+ */
+export async function editTeam(
+  deps: TeamNeeds,
+  by: "operator" | { developerOf: number | null },
+  id: number,
+  changes: { name?: string; requireConsent?: boolean },
+): Promise<TeamBody> {
+  if (by !== "operator") {
+    if (changes.name !== undefined) throw new Forbidden("Renaming a team takes an operator token.");
+    if (by.developerOf !== id) throw new NotFound("team");
+  }
+  if (changes.requireConsent !== undefined) await setRequireConsent(deps, id, changes.requireConsent);
+  return renameTeam(deps, id, changes.name);
+}
+
 /** Deletes the team `id` and everything that belongs to it; its tokens and sockets end once that has committed. */
-export async function deleteTeam(deps: DeleteTeamNeeds, id: number): Promise<void> {
+export async function deleteTeam(deps: DeleteTeamNeeds, id: number, context: AuditContext = SYSTEM): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const inTx = { ...deps, store: tx };
     // Locked first: nothing can be added to the team while it is being emptied.
     if (!(await tx.teams.lock(id))) throw new NotFound("team");
-    await removeTeamPlayers(inTx, id);
+    await removeTeamPlayers(inTx, id, context);
     await removeTeamServiceAccounts(inTx, id);
     // Developers stay (they may belong to other teams); their tokens for this team fail the membership check.
     await tx.teams.delete(id);
@@ -133,7 +160,7 @@ function ref(team: Pick<Team, "id" | "name">): TeamRef {
 }
 
 function show(team: Team): TeamBody {
-  return { pk: team.id, name: team.name, created_at: new Date(team.createdAt).toISOString() };
+  return { pk: team.id, name: team.name, created_at: new Date(team.createdAt).toISOString(), require_consent: team.requireConsent };
 }
 
 function teamExists(name: string): Conflict {

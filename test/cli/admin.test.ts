@@ -36,6 +36,13 @@ describe("hoot admin", () => {
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).api_key).toBeUndefined();
 
+    const consent = await runHoot(["admin", "require-consent", "--team", "acme", "--value", "on"], dir, env());
+    expect(consent.code).toBe(0);
+    expect(JSON.parse(consent.stdout)).toEqual({ team: { pk: 1, name: "acme", require_consent: true } });
+    const badValue = await runHoot(["admin", "require-consent", "--team", "acme", "--value", "yes"], dir, env());
+    expect(badValue.code).not.toBe(0);
+    expect(badValue.stderr).toContain("--value must be on or off");
+
     const sa = await runHoot(["admin", "create-service-account", "--team", "acme", "--name", "backend", "--player-create"], dir, env());
     expect(sa.code).toBe(0);
     expect(JSON.parse(sa.stdout).service_account.permissions).toEqual(["playerLogin", "playerCreate"]);

@@ -24,6 +24,20 @@ describe("HootApi (developer helpers)", () => {
     expect((error as HootError).status).toBe(404);
   });
 
+  it("answers a parent's requests: consent, the player's data, erasure and the audit trail", async () => {
+    const hoot = new HootApi(file.server.url);
+    await hoot.login(file.team.developerKey);
+    const player = await hoot.createPlayer(`sdk-parent-${Date.now()}`);
+    expect(player.consent).toBe("none");
+    expect((await hoot.setConsent(player.pk, "granted")).consent).toBe("granted");
+    const data = await hoot.playerData(player.pk);
+    expect(data.player.pk).toBe(player.pk);
+    expect(data.consent.consent).toBe("granted");
+    await hoot.eraseHistory(player.pk);
+    const trail = await hoot.audit({ playerPk: player.pk });
+    expect(trail.audit.map((r) => r.action)).toEqual(["player.history_erase", "player.export", "player.consent"]);
+  });
+
   it("derives the socket URL from an API URL", () => {
     expect(wsUrl("https://hoot.example.com/api")).toBe("wss://hoot.example.com/interact");
     expect(wsUrl("http://127.0.0.1:8080/")).toBe("ws://127.0.0.1:8080/interact");

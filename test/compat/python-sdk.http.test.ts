@@ -199,7 +199,13 @@ describe("Python SDK: a developer's calls", () => {
   it("creates, lists, reads and deletes players", async () => {
     const c = await developer();
     const created = await c.createPlayer(`py-kid-${Date.now()}`);
-    expect(created).toEqual({ pk: expect.any(Number), external_id: expect.stringMatching(/^py-kid-/), federated_id: expect.stringMatching(/^hoot_dev_fid_/) });
+    expect(created).toEqual({
+      pk: expect.any(Number),
+      external_id: expect.stringMatching(/^py-kid-/),
+      federated_id: expect.stringMatching(/^hoot_dev_fid_/),
+      consent: "none",
+      consent_updated_at: null,
+    });
     expect(await c.listPlayers()).toContainEqual({ pk: created.pk, federated_id: created.federated_id });
     expect(await c.getPlayer(created.pk)).toEqual(created);
     expect(await c.deletePlayer(created.pk)).toEqual({});
@@ -234,7 +240,7 @@ describe("Python SDK: the admin client with an operator key", () => {
     const ops = await operator();
     const name = `py-team-${Date.now()}`;
     const team = await ops.admin.createTeam(name);
-    expect(team).toEqual({ pk: expect.any(Number), name, created_at: expect.any(String) });
+    expect(team).toEqual({ pk: expect.any(Number), name, created_at: expect.any(String), require_consent: false });
     expect(await ops.admin.getTeam(team.pk)).toEqual(team);
     expect((await ops.admin.updateTeam(team.pk, `${name}-renamed`)).name).toBe(`${name}-renamed`);
     expect((await ops.admin.updateTeam(team.pk)).name).toBe(`${name}-renamed`);

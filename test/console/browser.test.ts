@@ -226,6 +226,67 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await shot("06-safety");
   }, 30_000);
 
+  it("answers a parent from the player's page (consent, download, erasure with confirmation, audit) and sets require_consent", async () => {
+    await page.getByRole("link", { name: "Players", exact: true }).click();
+    await page.getByRole("heading", { name: "Players", level: 1 }).waitFor();
+    const open = page.getByRole("link", { name: /^Open player / }).first();
+    const externalId = (await open.textContent())!.trim();
+    await open.click();
+    await page.getByRole("heading", { name: `Player ${externalId}`, level: 1 }).waitFor();
+    expect(await page.locator("#player-consent").textContent()).toContain("none");
+    await page.locator("#player-audit td", { hasText: "player.read" }).first().waitFor();
+    const pk = Number((await page.evaluate(() => location.hash)).split("pk=")[1]);
+    const stored = async () => (await rawSql(server.deps.database, "SELECT id FROM conversation_messages WHERE player_id = ?", pk)).length;
+    // The playground conversation above was stored.
+    expect(await stored()).toBeGreaterThan(0);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the player's data" }).click()]);
+    expect(download.suggestedFilename()).toBe(`player-${pk}.json`);
+    const data = JSON.parse(await Bun.file((await download.path())!).text());
+    expect(data.player).toMatchObject({ pk, external_id: externalId });
+    expect(data.history.length).toBe(await stored());
+    expect(data.history[0].text.length).toBeGreaterThan(0);
+    await shot("07-player");
+
+    await page.getByRole("button", { name: "Erase conversation history" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("is deleted from the database").waitFor();
+    // Cancelling erases nothing.
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await stored()).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Erase conversation history" }).click();
+    await dialog.getByRole("button", { name: "Erase history" }).click();
+    await page.getByText("The conversation history was erased.").waitFor();
+    expect(await stored()).toBe(0);
+    await page.locator("#player-audit td", { hasText: "player.history_erase" }).waitFor();
+    const me = (await rawSql(server.deps.database, "SELECT id FROM users WHERE email = ?", `dev-${team.teamName}@example.com`))[0]!.id;
+    const audit = (await fetch(`${server.url}/api/audit?player_pk=${pk}`, { headers: { authorization: `Bearer ${team.developerToken}` } }).then((r) =>
+      r.json(),
+    )) as {
+      audit: { action: string; actor: { kind: string; pk: number } }[];
+    };
+    expect(audit.audit.slice(0, 3).map((r) => [r.action, r.actor.kind, r.actor.pk])).toEqual([
+      ["player.history_erase", "console", me],
+      ["player.export", "console", me],
+      ["player.read", "console", me],
+    ]);
+
+    await page.getByRole("link", { name: "Team settings" }).click();
+    await page.getByRole("heading", { name: "Team settings", level: 1 }).waitFor();
+    const box = page.getByLabel("Require a parent's consent");
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    const requireConsent = async () => (await server.deps.store.teams.find(team.teamId))!.requireConsent;
+    for (let i = 0; i < 100 && !(await requireConsent()); i++) await Bun.sleep(20);
+    expect(await requireConsent()).toBe(true);
+    await shot("08-team-settings");
+    await page.reload();
+    expect(await page.getByLabel("Require a parent's consent").isChecked()).toBe(true);
+    await page.getByLabel("Require a parent's consent").uncheck();
+    for (let i = 0; i < 100 && (await requireConsent()); i++) await Bun.sleep(20);
+    expect(await requireConsent()).toBe(false);
+  }, 60_000);
+
   it("fits a phone's screen without sideways scrolling", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [link, name] of [

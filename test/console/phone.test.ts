@@ -25,6 +25,7 @@ const PAGES = [
   ["players", "Players"],
   ["safety", "Safety"],
   ["playground", "Playground"],
+  ["settings", "Team settings"],
 ] as const;
 
 let server: TestServer;

@@ -227,6 +227,10 @@ describe("cross-team attempts are refused as not found", () => {
     expect((await browser.api("DELETE", `/players/${theirPlayer.pk}`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/reset-federated-id`)).status).toBe(404);
     expect((await browser.api("POST", `/players/${theirPlayer.pk}/token`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}/data`)).status).toBe(404);
+    expect((await browser.api("DELETE", `/players/${theirPlayer.pk}/history`)).status).toBe(404);
+    expect((await browser.api("GET", `/players/${theirPlayer.pk}/audit`)).body).toEqual({ audit: [], next: null });
     expect(await rows(server, "SELECT id FROM players WHERE id = ?", theirPlayer.pk)).toHaveLength(1);
     expect((await browser.api("DELETE", `/invitations/${invite.body.pk}`)).status).toBe(404);
     expect(await rows(server, "SELECT id FROM console_invitations WHERE id = ?", invite.body.pk)).toHaveLength(1);
@@ -273,7 +277,13 @@ describe("the console API, through the same services as the HTTP API", () => {
     const browser = await signedIn(fixture);
     const made = await browser.api("POST", "/players", {});
     expect(made.status).toBe(201);
-    expect(made.body).toEqual({ pk: expect.any(Number), external_id: expect.stringMatching(/^test-/), federated_id: expect.stringMatching(/^hoot_dev_fid_/) });
+    expect(made.body).toEqual({
+      pk: expect.any(Number),
+      external_id: expect.stringMatching(/^test-/),
+      federated_id: expect.stringMatching(/^hoot_dev_fid_/),
+      consent: "none",
+      consent_updated_at: null,
+    });
     const named = await browser.api("POST", "/players", { external_id: "mia" });
     expect((await browser.api("POST", "/players", { external_id: "mia" })).status).toBe(409);
     const first = await browser.api("GET", "/players?limit=1");

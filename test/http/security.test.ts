@@ -22,6 +22,10 @@ describe("team isolation", () => {
       ["PATCH", `/api/players/${theirs.pk}`, { external_id: "stolen" }],
       ["DELETE", `/api/players/${theirs.pk}`],
       ["POST", `/api/players/${theirs.pk}/reset-federated-id`],
+      ["PATCH", `/api/players/${theirs.pk}`, { consent: "granted" }],
+      ["GET", `/api/players/${theirs.pk}/data`],
+      ["DELETE", `/api/players/${theirs.pk}/history`],
+      ["PATCH", `/api/teams/${b.teamId}`, { require_consent: true }],
       ["DELETE", `/api/service-accounts/${b.publicKeyPk}`],
       ["DELETE", `/api/service-accounts/${b.backendKeyPk}`],
     ];
@@ -31,7 +35,12 @@ describe("team isolation", () => {
     }
     // Nothing of team b changed.
     const still = await api(server.url, "GET", `/api/players/${theirs.pk}`, { token: b.developerToken });
-    expect(still.body).toEqual({ pk: theirs.pk, external_id: theirs.externalId, federated_id: theirs.federatedId });
+    expect(still.body).toEqual({ pk: theirs.pk, external_id: theirs.externalId, federated_id: theirs.federatedId, consent: "none", consent_updated_at: null });
+    // Another team's player has no rows in this team's audit trail, and none of these calls wrote one in theirs but b's own read.
+    expect((await api(server.url, "GET", `/api/audit?player_pk=${theirs.pk}`, { token: a.developerToken })).body).toEqual({ audit: [], next: null });
+    const theirAudit = await api(server.url, "GET", `/api/audit?player_pk=${theirs.pk}`, { token: b.developerToken });
+    expect(theirAudit.body.audit.map((r: { action: string }) => r.action)).toEqual(["player.read"]);
+    expect((await api(server.url, "GET", `/api/teams`, { token: b.developerToken })).status).toBe(200);
     const list = await api(server.url, "GET", "/api/players/", { token: a.developerToken });
     expect(list.body.players.map((p: { pk: number }) => p.pk)).not.toContain(theirs.pk);
     const sas = await api(server.url, "GET", "/api/service-accounts", { token: b.developerToken });

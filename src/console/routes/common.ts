@@ -3,6 +3,7 @@
  * the credential gate or by the `consoleSession` macro), the gate itself, and the small helpers of the handlers.
  */
 import { Elysia } from "elysia";
+import { type AuditContext, requestIdOf } from "../../audit/service.ts";
 import type { FailureLimiter } from "../../auth/rate-limit.ts";
 import { CrossSiteRefused, Unauthorized } from "../../errors.ts";
 import type { clientAddress } from "../../http/client-address.ts";
@@ -96,6 +97,11 @@ export async function describeSession(deps: ConsoleNeeds, session: ConsoleSessio
     csrf_token: session.csrfToken,
     method: session.method,
   };
+}
+
+/** Who acts in an audited console request: the signed-in developer, as actor kind `console`. */
+export function consoleAudit(session: ConsoleSession, set: { headers: Record<string, unknown> }): AuditContext {
+  return { actor: { kind: "console", pk: session.userId }, requestId: requestIdOf(set) };
 }
 
 /** Headers of a 303 from the console. */

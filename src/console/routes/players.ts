@@ -4,7 +4,7 @@ import { noContent } from "../../http/no-content.ts";
 import { CreateTestPlayerBody, PkParams, PlayersQuery } from "../model.ts";
 import * as services from "../services.ts";
 import { randomToken } from "../sessions.ts";
-import { type ConsoleContext, consoleSessionPlugin } from "./common.ts";
+import { type ConsoleContext, consoleAudit, consoleSessionPlugin } from "./common.ts";
 
 /** The test player routes. */
 export function consolePlayerRoutes(context: ConsoleContext) {
@@ -36,8 +36,8 @@ export function consolePlayerRoutes(context: ConsoleContext) {
     })
     .delete(
       "/console/api/players/:pk",
-      async ({ session, params }) => {
-        await services.players(deps).remove(session.teamId, Number(params.pk));
+      async ({ session, params, set }) => {
+        await services.players(deps).remove(session.teamId, Number(params.pk), consoleAudit(session, set));
         return noContent();
       },
       { consoleSession: "write", params: PkParams },

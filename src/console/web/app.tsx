@@ -3,11 +3,13 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, messageOf, type SessionInfo, type SignInOptions, setCsrf, whenSignedOut } from "./api.ts";
 import { Notice } from "./components.tsx";
 import { KeysPage } from "./pages/keys.tsx";
+import { PlayerPage } from "./pages/player.tsx";
 import { PlayersPage } from "./pages/players.tsx";
 import { PlaygroundPage } from "./pages/playground.tsx";
 import { ProfilePage } from "./pages/profile.tsx";
 import { SafetyPage } from "./pages/safety.tsx";
-import { PAGES, type PageId, route } from "./route.ts";
+import { SettingsPage } from "./pages/settings.tsx";
+import { INNER_PAGES, PAGES, type PageId, route } from "./route.ts";
 
 /** The whole console. */
 export function App() {
@@ -32,7 +34,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const title = PAGES.find((p) => p.id === where.page)?.title ?? "";
+    const title = [...PAGES, ...INNER_PAGES].find((p) => p.id === where.page)?.title ?? "";
     document.title = session ? `${title} · hoot console` : "Sign in · hoot console";
   }, [where.page, session]);
 
@@ -160,6 +162,8 @@ function Shell(props: { session: SessionInfo; page: PageId; query: URLSearchPara
         {props.page === "players" ? <PlayersPage key={session.team.pk} /> : null}
         {props.page === "safety" ? <SafetyPage key={session.team.pk} /> : null}
         {props.page === "playground" ? <PlaygroundPage key={session.team.pk} playerPk={props.query.get("player")} /> : null}
+        {props.page === "player" ? <PlayerPage key={`${session.team.pk}-${props.query.get("pk")}`} playerPk={props.query.get("pk")} /> : null}
+        {props.page === "settings" ? <SettingsPage key={session.team.pk} /> : null}
       </main>
     </>
   );

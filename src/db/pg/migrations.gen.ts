@@ -4,10 +4,12 @@ import m0 from "../../../drizzle-pg/0000_init.sql" with { type: "text" };
 import m1 from "../../../drizzle-pg/0001_safety_and_stored_configs.sql" with { type: "text" };
 import m2 from "../../../drizzle-pg/0002_cluster.sql" with { type: "text" };
 import m3 from "../../../drizzle-pg/0003_flaky_jigsaw.sql" with { type: "text" };
+import m4 from "../../../drizzle-pg/0004_consent_audit.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795467394564, breakpoints: true, sql: m0 },
   { tag: "0001_safety_and_stored_configs", when: 1795469085643, breakpoints: true, sql: m1 },
   { tag: "0002_cluster", when: 1795476215327, breakpoints: true, sql: m2 },
   { tag: "0003_flaky_jigsaw", when: 1795731665919, breakpoints: true, sql: m3 },
+  { tag: "0004_consent_audit", when: 1795741475072, breakpoints: true, sql: m4 },
 ];

@@ -28,6 +28,7 @@ export const teams = pgTable("teams", {
   id: id(),
   name: text("name").notNull().unique(),
   createdAt: createdAt(),
+  requireConsent: boolean("require_consent").notNull().default(false),
 });
 
 export const users = pgTable("users", {
@@ -83,6 +84,10 @@ export const players = pgTable(
     federatedIdHash: text("federated_id_hash").notNull().unique(),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
+    consent: text("consent", { enum: ["none", "granted"] })
+      .notNull()
+      .default("none"),
+    consentUpdatedAt: millis("consent_updated_at"),
   },
   (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId)],
 );
@@ -252,6 +257,26 @@ export const socketLeases = pgTable(
   (table) => [index("socket_leases_player").on(table.playerId, table.expiresAt), index("socket_leases_node").on(table.nodeId)],
 );
 
+export const audit = pgTable(
+  "audit",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    at: millis("at").notNull().default(sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`),
+    teamId: integer("team_id").notNull(),
+    actorKind: text("actor_kind", { enum: ["developer", "service_account", "operator", "console", "system"] }).notNull(),
+    actorPk: integer("actor_pk"),
+    action: text("action").notNull(),
+    playerId: integer("player_id"),
+    requestId: text("request_id"),
+  },
+  (table) => [
+    index("audit_team").on(table.teamId, table.id),
+    index("audit_team_player").on(table.teamId, table.playerId, table.id),
+    // The retention sweep finds old rows by age.
+    index("audit_at").on(table.at),
+  ],
+);
+
 // --- the twins must agree: a row read from either database has the same type ---
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -272,6 +297,7 @@ type Twins = {
   storedConfigs: Same<typeof storedConfigs.$inferSelect, typeof sqlite.storedConfigs.$inferSelect>;
   loginFailures: Same<typeof loginFailures.$inferSelect, typeof sqlite.loginFailures.$inferSelect>;
   socketLeases: Same<typeof socketLeases.$inferSelect, typeof sqlite.socketLeases.$inferSelect>;
+  audit: Same<typeof audit.$inferSelect, typeof sqlite.audit.$inferSelect>;
 };
 // A `false` here names the table whose PostgreSQL and SQLite row types differ.
 const twins: Twins = {
@@ -291,5 +317,6 @@ const twins: Twins = {
   storedConfigs: true,
   loginFailures: true,
   socketLeases: true,
+  audit: true,
 };
 void twins;

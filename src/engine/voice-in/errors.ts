@@ -3,7 +3,15 @@
  * Messages never include audio bytes or transcripts.
  */
 
-export type VoiceErrorCode = "invalid_audio" | "audio_buffer_full" | "rate_limited" | "no_audio" | "stt_unavailable" | "stt_failed";
+export type VoiceErrorCode =
+  | "invalid_audio"
+  | "audio_buffer_full"
+  | "rate_limited"
+  | "no_audio"
+  | "stt_unavailable"
+  | "stt_failed"
+  // data-lite mode: the player has no parent's consent and the recogniser is not on this machine
+  | "stt_consent_required";
 
 export class VoiceInputError extends Error {
   constructor(

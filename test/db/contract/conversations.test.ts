@@ -48,6 +48,34 @@ contract("conversations repository", ({ store, database }) => {
     expect(await texts(other.id)).toEqual([["assistant", sealed("theirs").toString("latin1")]]);
   });
 
+  it("reads every row of one player oldest first, with when each was written", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    const other = await player(store(), teamId);
+    await store().conversations.append(kid.id, [
+      { role: "user", sealed: sealed("one") },
+      { role: "assistant", sealed: sealed("two") },
+    ]);
+    await store().conversations.append(other.id, [{ role: "user", sealed: sealed("not mine") }]);
+    const rows = await store().conversations.ofPlayer(kid.id);
+    expect(rows.map((r) => [r.role, Buffer.from(r.sealed!).toString("latin1")])).toEqual([
+      ["user", sealed("one").toString("latin1")],
+      ["assistant", sealed("two").toString("latin1")],
+    ]);
+    expect(typeof rows[0]!.createdAt).toBe("number");
+    expect(Math.abs(rows[0]!.createdAt - Date.now())).toBeLessThan(3_600_000);
+    expect(await store().conversations.ofPlayer(kid.id + 100_000)).toEqual([]);
+  });
+
+  it("names the players and teams with messages older than a cutoff", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    await store().conversations.append(kid.id, [{ role: "user", sealed: sealed("old") }]);
+    const later = Date.now() + 60_000;
+    expect((await store().conversations.playersBefore(later)).filter((p) => p.teamId === teamId)).toEqual([{ playerId: kid.id, teamId }]);
+    expect((await store().conversations.playersBefore(0)).filter((p) => p.teamId === teamId)).toEqual([]);
+  });
+
   it("appends all of a turn or none of it", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const kid = await player(store(), teamId);

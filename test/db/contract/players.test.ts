@@ -7,7 +7,7 @@ contract("players repository", ({ store }) => {
     const { teamId } = await teamWithDeveloper(store());
     const values = { teamId, externalId: unique("mia"), federatedIdEnc: sealed("fid"), federatedIdHash: unique("fidhash") };
     const made = await store().players.insert(values);
-    expect(made).toEqual({ id: expect.any(Number), ...values, version: 1, createdAt: expect.any(Number) });
+    expect(made).toEqual({ id: expect.any(Number), ...values, version: 1, createdAt: expect.any(Number), consent: "none", consentUpdatedAt: null });
     expect(Buffer.isBuffer(made.federatedIdEnc)).toBe(true);
     expect(await store().players.findInTeam(teamId, made.id)).toEqual(made);
     expect(await store().players.findByFederatedHash(values.federatedIdHash)).toEqual(made);
@@ -80,5 +80,23 @@ contract("players repository", ({ store }) => {
     expect(await store().players.delete(teamId, kid.id)).toBe(true);
     expect(await store().players.delete(teamId, kid.id)).toBe(false);
     expect(await store().players.findInTeam(teamId, kid.id)).toBeNull();
+  });
+
+  it("sets consent within the team and answers it with the team's require_consent", async () => {
+    const a = await teamWithDeveloper(store());
+    const b = await teamWithDeveloper(store());
+    const kid = await player(store(), a.teamId);
+    expect(await store().players.consentState(kid.id)).toEqual({ consent: "none", requireConsent: false });
+    const at = 1_790_000_000_123;
+    expect(await store().players.setConsent(b.teamId, kid.id, "granted", at)).toBeNull();
+    const granted = await store().players.setConsent(a.teamId, kid.id, "granted", at);
+    expect(granted).toEqual({ ...kid, consent: "granted", consentUpdatedAt: at });
+    expect(await store().players.findInTeam(a.teamId, kid.id)).toEqual(granted);
+    await store().teams.setRequireConsent(a.teamId, true);
+    expect(await store().players.consentState(kid.id)).toEqual({ consent: "granted", requireConsent: true });
+    await store().players.setConsent(a.teamId, kid.id, "none", at + 1);
+    expect(await store().players.consentState(kid.id)).toEqual({ consent: "none", requireConsent: true });
+    expect(await store().players.consentState(kid.id + 100_000)).toBeNull();
+    expect(await store().players.consentState(2 ** 40)).toBeNull();
   });
 });

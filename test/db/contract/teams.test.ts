@@ -7,7 +7,7 @@ contract("teams repository", ({ store }) => {
     expect(typeof (await store().teams.any())).toBe("boolean");
     const name = unique("team");
     const team = await store().teams.insert(name);
-    expect(team).toEqual({ id: expect.any(Number), name, createdAt: expect.any(Number) });
+    expect(team).toEqual({ id: expect.any(Number), name, createdAt: expect.any(Number), requireConsent: false });
     expect(await store().teams.any()).toBe(true);
     expect(await store().teams.find(team.id)).toEqual(team);
     expect(await store().teams.findByName(name)).toEqual(team);
@@ -72,5 +72,13 @@ contract("teams repository", ({ store }) => {
     const made = await store().players.insert({ teamId, externalId: unique("bytes"), federatedIdEnc: bytes, federatedIdHash: unique("h") });
     expect(Buffer.compare((await store().players.findInTeam(teamId, made.id))!.federatedIdEnc, bytes)).toBe(0);
     expect(sealed("x").length).toBe(4);
+  });
+
+  it("turns require_consent on and off, and finds no team to change past the last", async () => {
+    const team = await store().teams.insert(unique("consent"));
+    expect(await store().teams.setRequireConsent(team.id, true)).toEqual({ ...team, requireConsent: true });
+    expect(await store().teams.find(team.id)).toEqual({ ...team, requireConsent: true });
+    expect(await store().teams.setRequireConsent(team.id, false)).toEqual(team);
+    expect(await store().teams.setRequireConsent(team.id + 100_000, true)).toBeNull();
   });
 });

@@ -107,7 +107,11 @@ export function PlayersPage() {
               {page.players.map((p) => (
                 <tr>
                   <td>{p.pk}</td>
-                  <td>{p.external_id}</td>
+                  <td>
+                    <a href={`#/player?pk=${p.pk}`} aria-label={`Open player ${p.external_id}`}>
+                      {p.external_id}
+                    </a>
+                  </td>
                   <td>
                     <Secret label={`federated id of ${p.external_id}`} value={p.federated_id} />
                   </td>

@@ -1,0 +1,36 @@
+/** The audit repository (repo.ts) on SQLite. */
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
+import { audit } from "../db/schema.ts";
+import type { Synchronous } from "../db/store.ts";
+import type { AuditRepo, NewAuditRow } from "./repo.ts";
+
+/** The audit trail on SQLite. */
+export function sqliteAuditRepo(db: Db): Synchronous<AuditRepo> {
+  return {
+    insert: (row) => void insertStatement(db).run(row),
+    list: (teamId, options) => {
+      const where: SQL[] = [eq(audit.teamId, teamId)];
+      if (options.before > 0) where.push(lt(audit.id, options.before));
+      if (options.playerId !== undefined) where.push(eq(audit.playerId, options.playerId));
+      return db
+        .select()
+        .from(audit)
+        .where(and(...where))
+        .orderBy(desc(audit.id))
+        .limit(options.limit)
+        .all();
+    },
+    deleteBefore: (before) => deleteBefore(db).run({ before }).changes,
+  };
+}
+
+const deleteBefore = prepared((db) => db.$client.query<never, { before: number }>("DELETE FROM audit WHERE at < $before"));
+
+const insertStatement = prepared((db) =>
+  db.$client.query<never, NewAuditRow>(
+    `INSERT INTO audit (team_id, actor_kind, actor_pk, action, player_id, request_id)
+     VALUES ($teamId, $actorKind, $actorPk, $action, $playerId, $requestId)`,
+  ),
+);
