@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
+import { expectWellFormed } from "../engine/tts/helpers.ts";
+import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
 import { loudFramesInsideVisemes, pcmTimeline } from "./helpers/marks.ts";
 import { type Event, OpenAiRealtime, selfSignedCert } from "./helpers/tls.ts";
@@ -60,9 +61,9 @@ const transcriptOf = (events: Event[]) =>
     .map((e) => e.delta)
     .join("");
 
-async function connect(): Promise<OpenAiRealtime> {
-  const player = await trustingTestCert(() => createPlayer(server, team));
-  const rt = new OpenAiRealtime(server.url, player.token, cert.ca);
+async function connect(on = server, onTeam = team): Promise<OpenAiRealtime> {
+  const player = await trustingTestCert(() => createPlayer(on, onTeam));
+  const rt = new OpenAiRealtime(on.url, player.token, cert.ca);
   await rt.next("session.created");
   return rt;
 }
@@ -155,6 +156,49 @@ describe("speech marks on the Realtime door", () => {
     const shown = JSON.stringify(deltas.map((delta) => delta.hoot));
     for (const word of ["stabbed", "blood", "everywhere"]) expect(shown).not.toContain(word);
     rt.close();
+  }, 40_000);
+
+  it("answers an unsafe input with marks of the policy's reply only, after hoot.safety_policy", async () => {
+    const rt = await connect();
+    rt.send({ type: "session.update", session: { type: "realtime", hoot: { subtitles: true, visemes: true } } });
+    await rt.next("session.updated");
+    rt.send({
+      type: "conversation.item.create",
+      item: { type: "message", role: "user", content: [{ type: "input_text", text: "I want to kill myself tonight" }] },
+    });
+    rt.send({ type: "response.create" });
+    const events = await rt.until("response.done", 30_000);
+    const policy = events.findIndex((e) => e.type === "hoot.safety_policy");
+    const deltas = deltasOf(events);
+    expect(policy).toBeGreaterThan(-1);
+    expect(policy).toBeLessThan(events.indexOf(deltas[0]!));
+    const transcript = transcriptOf(events);
+    expect(transcript.toLowerCase()).toContain("grown-up you trust");
+    expect(deltas.flatMap((delta) => delta.hoot.subtitles.map((w: Event) => w.text))).toEqual(wordsOf(transcript));
+    expect(JSON.stringify(deltas.map((delta) => delta.hoot))).not.toContain("kill");
+    rt.close();
+  }, 40_000);
+
+  it("says the marks of a voice without timings (an OpenAI-compatible speech server) are estimated", async () => {
+    const remote = await startTestServer(fakeProviderEnv(fake, { HOOT_TLS_CERT_FILE: cert.certFile, HOOT_TLS_KEY_FILE: cert.keyFile }));
+    try {
+      const rt = await connect(remote, await trustingTestCert(() => createTeamFixture(remote)));
+      rt.send({ type: "session.update", session: { type: "realtime", hoot: { subtitles: true, visemes: true } } });
+      await rt.next("session.updated");
+      const events = await respond(rt, tokens("Hello there, my friend! Let's count 3 stars."));
+      const deltas = deltasOf(events);
+      expect(deltas.length).toBeGreaterThan(1);
+      for (const delta of deltas) {
+        expect(delta.hoot.marks).toBe("estimated");
+        const seconds = Buffer.from(delta.delta, "base64").byteLength / 2 / 24000;
+        expect(delta.hoot.duration_sec).toBeCloseTo(seconds, 6);
+        expectWellFormed({ subtitles: delta.hoot.subtitles, visemes: delta.hoot.visemes }, seconds);
+      }
+      expect(deltas.flatMap((delta) => delta.hoot.subtitles.map((w: Event) => w.text))).toEqual(wordsOf(transcriptOf(events)));
+      rt.close();
+    } finally {
+      await remote.close();
+    }
   }, 40_000);
 
   it("refuses a hoot field it does not know, in words, and keeps the session as it was", async () => {
