@@ -6,7 +6,8 @@
  * (always before the delta they concern); and when the stream closes, the `.done` events and `response.done`
  * (completed when the turn was saved, cancelled when it was stopped, failed when it failed).
  *
- * Rules it keeps: `.done` text equals its deltas joined; the audio is re-timed per sentence, so
+ * Rules it keeps: `.done` text equals its deltas joined; an audio delta carries its speech marks under `hoot` only
+ * when the session asked for them (marks.ts); the audio is re-timed per sentence, so
  * `charactersHeard(ms)` can say how much of the reply a listener heard up to a point (truncate).
  */
 import type { ServerMessage } from "../interact/protocol.ts";
