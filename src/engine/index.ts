@@ -61,6 +61,7 @@ export { createModeration } from "./safety/moderation/create.ts";
 export type { ModerationProvider } from "./safety/moderation/types.ts";
 export { isSpeakable, type SpeechOptions, speakableText, speechStage } from "./speech/index.ts";
 export { createTtsProvider, FLITE_VOICES, LocalSpeechProvider, OPENAI_VOICES, type TtsObserver } from "./tts/index.ts";
+export { type SentenceMarks, sliceMarks } from "./tts/marks/timeline.ts";
 export { runTurn, type TurnDeps } from "./turn.ts";
 export { toErrorFrame } from "./turn-errors.ts";
 export type { AudioFormat, Context, ContextValue, Engine, HistoryMessage, MarksWanted, TurnConfig, TurnInput, VoiceProfile } from "./types.ts";

@@ -4,6 +4,7 @@
  * there with fixed values (`usage: null`, `tools: []`), so clients that read them find them.
  */
 import { type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import { VISEMES } from "../engine/index.ts";
 
 const Id = (description: string) => Type.String({ description });
 const Index = Type.Integer({ minimum: 0 });
@@ -17,6 +18,48 @@ function event<T extends string, P extends TProperties>(type: T, fields: P, desc
 const Session = Open("The whole session: type, id, model, instructions, output_modalities, audio {input, output}, prompt, hoot {safety_policy, context}.");
 const Item = Open("A conversation item: {id, object: realtime.item, type: message, role, status, content}.");
 const Response = Open("A response: {id, object: realtime.response, status, status_details, output, output_modalities, audio, usage}.");
+
+const Seconds = (description: string) => Type.Number({ minimum: 0, description });
+
+/** Speech marks of one audio delta (PROTOCOL.md section 6), when the session asked for them (session.hoot). */
+const DeltaMarks = Type.Object(
+  {
+    duration_sec: Seconds("The length of this delta's audio (PCM: bytes / 2 / 24000; G.711: bytes / 8000)."),
+    subtitles: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            text: Type.String({ description: "One word as the transcript writes it, punctuation attached." }),
+            start_time_sec: Seconds("When the word starts, from the start of this delta's audio."),
+            duration_sec: Seconds("How long it is spoken (it may run past this delta, into the next)."),
+          },
+          { additionalProperties: false },
+        ),
+        { description: "With hoot.subtitles: the words that start in this delta's audio, in order; each word of the transcript once." },
+      ),
+    ),
+    visemes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            viseme: Type.Union(
+              VISEMES.map((id) => Type.Literal(id)),
+              { description: "An Oculus/Meta lip-sync viseme id." },
+            ),
+            start_time_sec: Seconds("From the start of this delta's audio."),
+            duration_sec: Seconds("Never zero; the next viseme starts where this one ends."),
+          },
+          { additionalProperties: false },
+        ),
+        { description: "With hoot.visemes: mouth shapes tiling this delta's audio from 0 to duration_sec, in order." },
+      ),
+    ),
+    marks: Type.Union([Type.Literal("engine"), Type.Literal("estimated")], {
+      description: '"engine" (the speech engine\'s own timings) or "estimated" (a voice that gives none).',
+    }),
+  },
+  { additionalProperties: false, description: "hoot's speech marks for this delta; absent unless session.hoot.subtitles or visemes is on." },
+);
 
 /** Every event the server sends. */
 export const ServerEventSchemas = {
@@ -96,8 +139,8 @@ export const ServerEventSchemas = {
   "response.output_text.done": event("response.output_text.done", { ...At, text: Type.String({ description: "Its deltas joined." }) }, "The text reply."),
   "response.output_audio.delta": event(
     "response.output_audio.delta",
-    { ...At, delta: Type.String({ contentEncoding: "base64", description: "Audio in the session's output format." }) },
-    "A slice of the spoken reply.",
+    { ...At, delta: Type.String({ contentEncoding: "base64", description: "Audio in the session's output format." }), hoot: Type.Optional(DeltaMarks) },
+    "A slice of the spoken reply (with its speech marks under `hoot` when the session asked for them).",
   ),
   "response.output_audio.done": event("response.output_audio.done", At, "The audio is complete."),
   "response.output_audio_transcript.delta": event("response.output_audio_transcript.delta", { ...At, delta: Type.String() }, "Words of the spoken reply."),

@@ -82,8 +82,14 @@ export const SessionUpdateSchema = Type.Object(
               description: "Fills the prompt's template and is shown to the model, as on /interact.",
             }),
           ),
+          subtitles: Type.Optional(
+            Type.Boolean({ description: "Default false. When true, each response.output_audio.delta carries its words' timings under `hoot`." }),
+          ),
+          visemes: Type.Optional(
+            Type.Boolean({ description: "Default false. When true, each response.output_audio.delta carries mouth shapes tiling its audio under `hoot`." }),
+          ),
         },
-        { description: "hoot's own session fields." },
+        { additionalProperties: false, description: "hoot's own session fields (closed: another key is refused)." },
       ),
     ),
   },

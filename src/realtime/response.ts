@@ -6,12 +6,14 @@
  * (always before the delta they concern); and when the stream closes, the `.done` events and `response.done`
  * (completed when the turn was saved, cancelled when it was stopped, failed when it failed).
  *
- * Rules it keeps: `.done` text equals its deltas joined; the audio is re-timed per sentence, so
+ * Rules it keeps: `.done` text equals its deltas joined; an audio delta carries its speech marks under `hoot` only
+ * when the session asked for them (marks.ts); the audio is re-timed per sentence, so
  * `charactersHeard(ms)` can say how much of the reply a listener heard up to a point (truncate).
  */
 import type { ServerMessage } from "../interact/protocol.ts";
 import { type AudioFormatType, durationMs, encodeOutput } from "./audio.ts";
 import type { ServerEventType } from "./events.ts";
+import { deltaMarks, type MarksWanted } from "./marks.ts";
 
 /** A server event before its event_id is added (its type one of the documented ones, events.ts). */
 export type OutgoingEvent = { type: ServerEventType } & Record<string, unknown>;
@@ -23,12 +25,16 @@ export interface ResponseSetup {
   modality: "text" | "audio";
   format: AudioFormatType;
   voice: string;
+  /** The speech marks the session asked for, carried on each audio delta under `hoot` (marks.ts). */
+  marks: MarksWanted;
   /** The conversation's last item before this response's (its output item follows it). */
   previousItemId: string | null;
   /** The event_id of the client event that asked for it (its errors carry it). */
   causeEventId: string | null;
   send(event: OutgoingEvent): void;
 }
+
+type AudioMessage = Extract<ServerMessage, { type: "stream"; event: "audio" }>;
 
 type Status = "in_progress" | "completed" | "cancelled" | "failed";
 
@@ -65,6 +71,11 @@ export class ResponseRun {
     return this.setup.itemId;
   }
 
+  /** The speech marks this response's audio deltas carry. */
+  get marks(): MarksWanted {
+    return this.setup.marks;
+  }
+
   get isDone(): boolean {
     return this.ended;
   }
@@ -98,7 +109,7 @@ export class ResponseRun {
       case "text":
         return this.onText(message.text);
       case "audio":
-        return this.onAudio(message.audio, message.sample_rate, message.text);
+        return this.onAudio(message);
       case "safety_policy":
         this.setup.send({ type: "hoot.safety_policy", response_id: this.id, category: message.category, action: message.action });
         return;
@@ -178,10 +189,11 @@ export class ResponseRun {
     this.setup.send({ type, response_id: this.id, item_id: this.itemId, output_index: 0, content_index: 0, delta });
   }
 
-  private onAudio(base64: string, rate: number, sentence: string): void {
+  private onAudio(message: AudioMessage): void {
     if (this.setup.modality !== "audio") return;
     this.open();
-    const encoded = encodeOutput(Buffer.from(base64, "base64"), rate, this.setup.format);
+    const sentence = message.text;
+    const encoded = encodeOutput(Buffer.from(message.audio, "base64"), message.sample_rate, this.setup.format);
     const ms = durationMs(encoded.byteLength, this.setup.format);
     const last = this.spoken.at(-1);
     if (last && last.sentence === sentence) last.endMs += ms;
@@ -193,7 +205,9 @@ export class ResponseRun {
     }
     this.audioMs += ms;
     const delta = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength).toString("base64");
-    this.setup.send({ type: "response.output_audio.delta", response_id: this.id, item_id: this.itemId, output_index: 0, content_index: 0, delta });
+    const marks = deltaMarks(this.setup.marks, message, message.duration_sec, ms / 1000);
+    const at = { response_id: this.id, item_id: this.itemId, output_index: 0, content_index: 0 };
+    this.setup.send({ type: "response.output_audio.delta", ...at, delta, ...(marks ? { hoot: marks } : {}) });
   }
 
   private part(): Record<string, unknown> {

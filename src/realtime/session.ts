@@ -286,6 +286,7 @@ export class RealtimeSession {
       modality,
       format: this.view.outputFormat,
       voice: this.view.voice,
+      marks: { ...this.view.marks },
       previousItemId: this.previousItem,
       causeEventId: cause,
       send: (event) => this.emit(event),
@@ -305,7 +306,9 @@ export class RealtimeSession {
     void Promise.all(words).then((texts) => {
       if (run.isDone || this.phase === "closed") return;
       const text = texts.filter((one) => one.trim() !== "").join("\n");
-      const request = { type: "stream", kind: "interact", uid: id, text: text === "" ? "." : text, audio_output: modality === "audio" };
+      // Marks are asked for (or not) on every turn, so a stored configuration's own marks setting never adds them.
+      const { subtitles, visemes } = run.marks;
+      const request = { type: "stream", kind: "interact", uid: id, text: text === "" ? "." : text, audio_output: modality === "audio", subtitles, visemes };
       void this.interact?.receive(request, false);
     });
   }

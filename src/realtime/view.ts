@@ -25,6 +25,8 @@ export interface SessionView {
   prompt: { id: string; version?: string | number; variables?: Context } | null;
   safetyPolicy: string | null;
   context: Context;
+  /** Speech marks on each audio delta (PROTOCOL.md section 6), under its `hoot` key. */
+  marks: { subtitles: boolean; visemes: boolean };
 }
 
 /** The defaults `session.created` shows: audio out, the default child voice, PCM 24 kHz both ways, server VAD, hoot's prompt. */
@@ -42,6 +44,7 @@ export function defaultView(id: string, model: string, defaultVoice: string): Se
     prompt: null,
     safetyPolicy: null,
     context: {},
+    marks: { subtitles: false, visemes: false },
   };
 }
 
@@ -50,7 +53,7 @@ export function defaultView(id: string, model: string, defaultVoice: string): Se
  * @example mergeView(view, { output_modalities: ["text"] }, ["slt"]).modality // "text"
  */
 export function mergeView(view: SessionView, update: SessionUpdate, voices: readonly string[]): SessionView {
-  const next: SessionView = { ...view, context: { ...view.context } };
+  const next: SessionView = { ...view, context: { ...view.context }, marks: { ...view.marks } };
   if (update.instructions !== undefined) {
     next.instructions = update.instructions;
     next.instructionsSet = true;
@@ -67,6 +70,8 @@ export function mergeView(view: SessionView, update: SessionUpdate, voices: read
   if (update.prompt !== undefined) next.prompt = update.prompt;
   if (update.hoot?.safety_policy !== undefined) next.safetyPolicy = update.hoot.safety_policy;
   if (update.hoot?.context) Object.assign(next.context, update.hoot.context);
+  if (update.hoot?.subtitles !== undefined) next.marks.subtitles = update.hoot.subtitles;
+  if (update.hoot?.visemes !== undefined) next.marks.visemes = update.hoot.visemes;
   return next;
 }
 
@@ -117,6 +122,6 @@ export function sessionObject(view: SessionView): Record<string, unknown> {
     max_output_tokens: "inf",
     tracing: null,
     truncation: "auto",
-    hoot: { safety_policy: view.safetyPolicy, context: view.context },
+    hoot: { safety_policy: view.safetyPolicy, context: view.context, subtitles: view.marks.subtitles, visemes: view.marks.visemes },
   };
 }
