@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import { expectWellFormed } from "../engine/tts/helpers.ts";
 import { type FakeOpenAi, fakeProviderEnv, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { createPlayer, createTeamFixture, startTestServer, type TeamFixture, type TestServer } from "../helpers/server.ts";
-import { loudFramesInsideVisemes, pcmTimeline } from "./helpers/marks.ts";
+import { expectTimelineMatchesSound, pcmTimeline } from "./helpers/marks.ts";
 import { type Event, OpenAiRealtime, selfSignedCert } from "./helpers/tls.ts";
 
 const cert = selfSignedCert();
@@ -106,7 +106,7 @@ describe("speech marks on the Realtime door", () => {
     // Durations to the sample and contiguous visemes, delta by delta; then the sound against the marks.
     const timeline = pcmTimeline(deltas);
     expect(timeline.samples.length / 24000).toBeGreaterThan(3);
-    expect(loudFramesInsideVisemes(timeline)).toBeGreaterThanOrEqual(0.9);
+    expectTimelineMatchesSound(timeline);
     expect(rt.undocumented).toEqual([]);
     rt.close();
   }, 60_000);

@@ -163,3 +163,42 @@ export function expectWellFormed(marks: Pick<SpeechMarks, "subtitles" | "visemes
     expect(word.duration_sec).toBeGreaterThan(0);
   }
 }
+
+/** RMS of each 10 ms frame. */
+export function frameEnergy(samples: Float32Array, rate: number): number[] {
+  const size = Math.round(rate / 100);
+  const out: number[] = [];
+  for (let start = 0; start + size <= samples.length; start += size) {
+    let sum = 0;
+    for (let i = start; i < start + size; i++) sum += samples[i] * samples[i];
+    out.push(Math.sqrt(sum / size));
+  }
+  return out;
+}
+
+type Timed = { start_time_sec: number; duration_sec: number };
+
+/**
+ * The marks agree with the sound (issue 27's goal): at least 90% of the loudest tenth of 10 ms frames fall inside a
+ * viseme other than `sil`, and every word's span holds a voiced frame (above 5% of the loudest). One check for the
+ * engine, the interact socket and the Realtime door.
+ * @example expectMarksMatchSound(decoded.samples, decoded.sampleRate, marks)
+ */
+export function expectMarksMatchSound(
+  samples: Float32Array,
+  rate: number,
+  marks: { subtitles: (Timed & { text: string })[]; visemes: (Timed & { viseme: string })[] },
+): void {
+  const energy = frameEnergy(samples, rate);
+  const visemeAt = (t: number) => marks.visemes.find((v) => t >= v.start_time_sec && t < v.start_time_sec + v.duration_sec)?.viseme ?? "sil";
+  const loudest = energy
+    .map((value, k) => ({ value, t: (k + 0.5) / 100 }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, Math.ceil(energy.length / 10));
+  expect(loudest.filter((frame) => visemeAt(frame.t) !== "sil").length / loudest.length).toBeGreaterThanOrEqual(0.9);
+  const peak = Math.max(...energy);
+  for (const word of marks.subtitles) {
+    const span = energy.slice(Math.floor(word.start_time_sec * 100), Math.ceil((word.start_time_sec + word.duration_sec) * 100));
+    expect({ word: word.text, voiced: span.some((value) => value > peak * 0.05) }).toEqual({ word: word.text, voiced: true });
+  }
+}

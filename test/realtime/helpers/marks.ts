@@ -1,11 +1,9 @@
 /**
  * The speech marks of a Realtime response's audio deltas put on the clock of the whole reply, and the check that
- * they agree with the sound: the loudest tenth of the 10 ms frames falls inside mouth shapes that are not `sil`.
- * (The same energy check as test/interact/speech-marks.test.ts and test/engine/tts/local-marks.test.ts, whose
- * helpers are local to those files; the integrator may move the three into one shared helper.)
+ * they agree with the sound (test/engine/tts/helpers.ts's, shared with the engine's and the interact socket's tests).
  */
 import { expect } from "bun:test";
-import { decodePcm16, expectWellFormed } from "../../engine/tts/helpers.ts";
+import { decodePcm16, expectMarksMatchSound, expectWellFormed } from "../../engine/tts/helpers.ts";
 import type { Event } from "./tls.ts";
 
 export interface Timeline {
@@ -44,25 +42,7 @@ export function pcmTimeline(deltas: Event[]): Timeline {
   return { samples, rate: 24000, words, visemes };
 }
 
-/** RMS of each 10 ms frame. */
-function frameEnergy(samples: Float32Array, rate: number): number[] {
-  const size = Math.round(rate / 100);
-  const out: number[] = [];
-  for (let start = 0; start + size <= samples.length; start += size) {
-    let sum = 0;
-    for (let i = start; i < start + size; i++) sum += samples[i]! * samples[i]!;
-    out.push(Math.sqrt(sum / size));
-  }
-  return out;
-}
-
-/** The share of the loudest tenth of 10 ms frames that fall inside a viseme other than `sil`. */
-export function loudFramesInsideVisemes(timeline: Timeline): number {
-  const energy = frameEnergy(timeline.samples, timeline.rate);
-  const visemeAt = (t: number) => timeline.visemes.find((v) => t >= v.start_time_sec && t < v.start_time_sec + v.duration_sec)?.viseme ?? "sil";
-  const loudest = energy
-    .map((value, k) => ({ value, t: (k + 0.5) / 100 }))
-    .sort((a, b) => b.value - a.value)
-    .slice(0, Math.ceil(energy.length / 10));
-  return loudest.filter((frame) => visemeAt(frame.t) !== "sil").length / loudest.length;
+/** The sound of the whole reply agrees with the marks (the engine's and the interact socket's own check). */
+export function expectTimelineMatchesSound(timeline: Timeline): void {
+  expectMarksMatchSound(timeline.samples, timeline.rate, { subtitles: timeline.words, visemes: timeline.visemes });
 }
