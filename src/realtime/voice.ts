@@ -8,7 +8,8 @@
  *  - a commit (the client's, or server VAD's) takes the buffer: `transcribe`, then `clear_audio`, then
  *    `input_audio_buffer.committed` and the user item at once; the transcript follows as
  *    `conversation.item.input_audio_transcription.completed`, and becomes the next response's words
- *    (server VAD starts that response itself unless `create_response` is false).
+ *    (server VAD starts that response itself unless `create_response` is false); a transcript refused in
+ *    data-lite mode (`stt_consent_required`) is also an `error` event naming the commit.
  * The child's words never reach a log: only lengths and durations.
  */
 import { type AudioFormatType, decodeInput, durationMs, FORMAT_RATE } from "./audio.ts";
@@ -93,6 +94,9 @@ export class RealtimeVoice {
         return reply.text;
       }
       if (reply) {
+        // Data-lite mode's refusal is the client's to act on (send text instead), not only a failed transcript:
+        // the commit is answered by an error event with the code too.
+        if (reply.code === "stt_consent_required") this.host.error(cause, reply.code, reply.error ?? "speech recognition needs a parent's consent");
         this.host.emit({
           type: "conversation.item.input_audio_transcription.failed",
           item_id: itemId,
