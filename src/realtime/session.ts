@@ -93,7 +93,9 @@ export class RealtimeSession {
         // A transcript is paid for from the audio budget; only the number of waiting items is bounded here.
         if (this.pending.length >= MAX_PENDING) this.pending.shift();
         this.pending.push(words);
-        if (respond) this.startResponse(null, this.view.modality);
+        // Server VAD answers what was heard: a transcript that failed (or was refused in data-lite mode) starts
+        // no response, so the character never answers words nobody said.
+        if (respond) void words.then((text) => (text === "" ? undefined : this.startResponse(null, this.view.modality)));
       },
       cancelResponse: () => this.cancelRunning(),
       view: () => this.view,

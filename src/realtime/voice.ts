@@ -8,7 +8,8 @@
  *  - a commit (the client's, or server VAD's) takes the buffer: `transcribe`, then `clear_audio`, then
  *    `input_audio_buffer.committed` and the user item at once; the transcript follows as
  *    `conversation.item.input_audio_transcription.completed`, and becomes the next response's words
- *    (server VAD starts that response itself unless `create_response` is false); a transcript refused in
+ *    (server VAD starts that response itself unless `create_response` is false, and never over a transcript that
+ *    failed or was refused); a transcript refused in
  *    data-lite mode (`stt_consent_required`) is also an `error` event naming the commit.
  * The child's words never reach a log: only lengths and durations.
  */

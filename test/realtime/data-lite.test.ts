@@ -224,4 +224,27 @@ describe("data-lite mode on /v1/realtime", () => {
     expect(rt.undocumented).toEqual([]);
     rt.close();
   }, 60_000);
+
+  it("with server VAD, a refused transcript starts no response: the character never answers words nobody said", async () => {
+    await requireConsent(true);
+    const player = await newPlayer("none");
+    const rt = await connect(player.token, "text");
+    for (const part of chunks(encodeOutput(pcm16Bytes(spoken), 16000, "audio/pcm"), 4800)) {
+      rt.send({ type: "input_audio_buffer.append", audio: Buffer.from(part).toString("base64") });
+    }
+    await rt.next("input_audio_buffer.committed", 30_000);
+    expect((await rt.next("error", 30_000)).error.code).toBe("stt_consent_required");
+    await rt.next("conversation.item.input_audio_transcription.failed");
+    // The next response is the one the client asks for, over its own words, and it is the only one.
+    const events = await textTurn(rt, "tell me a story");
+    expect(rt.events.filter((e) => e.type === "response.created")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "response.output_text.delta").length).toBeGreaterThan(0);
+    expect(
+      llm.chats
+        .at(-1)!
+        .body.messages.filter((m) => m.role === "user")
+        .map((m) => m.content),
+    ).toEqual(["tell me a story"]);
+    rt.close();
+  }, 60_000);
 });
