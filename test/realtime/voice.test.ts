@@ -84,7 +84,7 @@ describe("audio in over the openai package's client", () => {
     const transcribed = await rt.next("conversation.item.input_audio_transcription.completed");
     expect(transcribed).toMatchObject({ item_id: started.item_id, content_index: 0, transcript: HEARD });
     const events = await rt.until("response.done");
-    // The server started the response itself (as OpenAI's, it may be created before the transcript is in).
+    // The server started the response itself, once the transcript was in.
     expect(types(rt.events)).toContain("response.created");
     expect(types(events)).toContain("response.output_audio.delta");
     expect(events.at(-1)!.response.status).toBe("completed");
