@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReadCache } from "../../src/db/sqlite/read-cache.ts";
+import { commitWitness, createReadCache } from "../../src/db/sqlite/read-cache.ts";
 
 let dir: string;
 let db: Database;
@@ -85,5 +85,44 @@ describe("the read cache", () => {
     expect(cache.read("k:9", () => (++queries, -1))).toBe(9);
     expect(cache.read("k:0", () => (++queries, 0))).toBe(0);
     expect(queries).toBe(11);
+  });
+
+  it("watches a WAL database's commits through the mapped WAL-index header: this connection's, another's, another process's", async () => {
+    const witness = commitWitness(db);
+    expect(witness.source).toBe("wal-index");
+    expect(witness.moved()).toBe(true);
+    expect(witness.moved()).toBe(false);
+    db.query("SELECT * FROM keys").all();
+    expect(witness.moved()).toBe(false);
+    db.exec("UPDATE keys SET version = version + 1 WHERE id = 2");
+    expect(witness.moved()).toBe(true);
+    other.exec("UPDATE keys SET version = version + 1 WHERE id = 2");
+    expect(witness.moved()).toBe(true);
+    expect(witness.moved()).toBe(false);
+    const script = `const { Database } = require("bun:sqlite"); new Database(${JSON.stringify(join(dir, "t.db"))}).exec("UPDATE keys SET version = 7 WHERE id = 2");`;
+    for (let i = 0; i < 3; i++) {
+      const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "ignore", stderr: "inherit" });
+      expect(await proc.exited).toBe(0);
+      expect(witness.moved()).toBe(true);
+      expect(witness.moved()).toBe(false);
+    }
+  });
+
+  it("falls back to PRAGMA data_version without a WAL-index file (an in-memory database)", () => {
+    const memory = new Database(":memory:");
+    try {
+      const witness = commitWitness(memory);
+      expect(witness.source).toBe("data_version");
+      expect(witness.moved()).toBe(true);
+      expect(witness.moved()).toBe(false);
+      const cache = createReadCache(memory);
+      memory.exec("CREATE TABLE k (v INTEGER); INSERT INTO k VALUES (1)");
+      const read = () => cache.read("k", () => (memory.query("SELECT v FROM k").get() as { v: number }).v);
+      expect(read()).toBe(1);
+      memory.exec("UPDATE k SET v = 2");
+      expect(read()).toBe(2);
+    } finally {
+      memory.close();
+    }
   });
 });
