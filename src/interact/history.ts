@@ -5,7 +5,7 @@
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
 
-import { type ConversationNeeds, loadHistory, saveTurn } from "../conversations/service.ts";
+import { type ConversationNeeds, loadHistory, type OpenedRows, saveTurn } from "../conversations/service.ts";
 import type { HistoryMessage } from "../engine/index.ts";
 
 /** One finished turn as it is remembered. */
@@ -21,6 +21,20 @@ export interface History {
   load(playerId: number): Promise<HistoryMessage[]>;
   /** Stores one turn; rejects when it could not be stored. */
   record(playerId: number, turn: TurnRecord): Promise<void>;
+  /**
+   * The same history for one session, remembering the rows it has decrypted (so each stored message is
+   * decrypted once per session instead of once per turn); gone with the session.
+   */
+  forSession?(): History;
+}
+
+/**
+ * `ports` with the history of one session, where the history offers one.
+ * @example const turnPorts = sessionHistory(ports)
+ */
+export function sessionHistory<P extends { history: History }>(ports: P): P {
+  const own = ports.history.forSession?.();
+  return own ? { ...ports, history: own } : ports;
 }
 
 /**
@@ -28,9 +42,11 @@ export interface History {
  * @example const history = conversationHistory(deps, config.historyBudgetChars)
  */
 export function conversationHistory(deps: Pick<ConversationNeeds, "store" | "textCipher">, budgetChars: number, lockDeadlineMs = 5000): History {
-  return {
-    load: (playerId) => loadHistory(deps, playerId, budgetChars),
+  const history = (opened?: OpenedRows): History => ({
+    load: (playerId) => loadHistory(deps, playerId, budgetChars, opened),
     // saveTurn waits asynchronously while the database is busy (never blocking the event loop).
     record: (playerId, turn) => saveTurn(deps, playerId, turn.userText, turn.reply, lockDeadlineMs),
-  };
+    forSession: () => history(new Map()),
+  });
+  return history();
 }
