@@ -31,11 +31,11 @@ export interface ConversationNeeds {
 const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
 
 /**
- * Rows one session has already opened, by row id: a row whose stored bytes and role are the same as when it was
- * opened opens to the same text (AES-GCM under the same key, player and role), so it is not decrypted again.
+ * Rows one session has already opened, by row id: a row whose stored bytes, player and role are the same as when
+ * it was opened opens to the same text (AES-GCM under the same key and authenticated data), so it is not decrypted again.
  * Each load keeps only the rows it used, so it never holds more than one turn's history.
  */
-export type OpenedRows = Map<number, { sealed: Uint8Array; role: Role; text: string | null }>;
+export type OpenedRows = Map<number, { sealed: Uint8Array; playerId: number; role: Role; text: string | null }>;
 
 /** The newest messages of a player that fit `budgetChars`, oldest first; `opened` (one session's) saves decrypting a row twice. */
 export async function loadHistory(
@@ -63,9 +63,9 @@ export async function loadHistory(
 
 function open(cipher: TextCipher, id: number, sealed: Uint8Array, playerId: number, role: Role, before: OpenedRows | null, opened?: OpenedRows): string | null {
   const known = before?.get(id);
-  const same = known !== undefined && known.role === role && Buffer.compare(known.sealed, sealed) === 0;
+  const same = known !== undefined && known.playerId === playerId && known.role === role && Buffer.compare(known.sealed, sealed) === 0;
   const text = same ? known.text : cipher.open(sealed, playerId, role);
-  opened?.set(id, same ? known : { sealed, role, text });
+  opened?.set(id, same ? known : { sealed, playerId, role, text });
   return text;
 }
 

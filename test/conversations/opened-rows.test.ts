@@ -83,4 +83,16 @@ describe("rows a session has opened", () => {
     expect(await loadHistory(deps, player.pk, 10_000, opened)).toEqual([]);
     expect(opened.size).toBe(0);
   });
+
+  it("opens nothing for another player from rows opened for the first (a row moved between players stays shut)", async () => {
+    const first = await createPlayer(server, team);
+    const second = await createPlayer(server, team);
+    const deps = { store: server.deps.store, textCipher: server.deps.textCipher };
+    await recordTurn(deps, first.pk, "my secret is blue", "I will keep it.");
+    const opened: OpenedRows = new Map();
+    expect(await loadHistory(deps, first.pk, 10_000, opened)).toHaveLength(2);
+    await rawSql(server.deps.database, "UPDATE conversation_messages SET player_id = ? WHERE player_id = ?", second.pk, first.pk);
+    expect(await loadHistory(deps, second.pk, 10_000)).toEqual([]);
+    expect(await loadHistory(deps, second.pk, 10_000, opened)).toEqual([]);
+  });
 });
