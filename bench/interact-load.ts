@@ -19,8 +19,8 @@ import { percentile } from "./load.ts";
 type Msg = Record<string, unknown>;
 
 export type LoadConfig =
-  | { mode: "turns"; url: string; tokens: string[]; turns: number; config: Msg; prompts: string[] }
-  | { mode: "echo"; url: string; sessions: number; turns: number }
+  | { mode: "turns"; url: string; tokens: string[]; turns: number; config: Msg; prompts: string[]; thinkMs?: [number, number] }
+  | { mode: "echo"; url: string; sessions: number; turns: number; thinkMs?: [number, number] }
   | { mode: "idle"; url: string; tokens: string[]; steps: number[]; config: Msg; batch: number };
 
 /** Latency summary a mode prints (ms). */
@@ -92,6 +92,9 @@ async function ready(url: string, token: string, config: Msg): Promise<Socket> {
   return s;
 }
 
+/** A pause drawn evenly from `range` (ms), or none: a child reading the reply before typing again. */
+const think = (range: [number, number] | undefined) => (range ? Bun.sleep(range[0] + Math.random() * (range[1] - range[0])) : Promise.resolve());
+
 async function turns(c: Extract<LoadConfig, { mode: "turns" }>) {
   const sockets = await Promise.all(c.tokens.map((token) => ready(c.url, token, c.config)));
   await Promise.all(sockets.map((s) => s.turn("warm up")));
@@ -100,6 +103,7 @@ async function turns(c: Extract<LoadConfig, { mode: "turns" }>) {
   await Promise.all(
     sockets.map(async (s, i) => {
       for (let t = 0; t < c.turns; t++) {
+        await think(c.thinkMs);
         const r = await s.turn(c.prompts[(i + t) % c.prompts.length]!);
         firstTexts.push(r.firstText);
         closes.push(r.close);
@@ -131,7 +135,10 @@ async function echo(c: Extract<LoadConfig, { mode: "echo" }>) {
   const rtts: number[] = [];
   await Promise.all(
     sockets.map(async (s) => {
-      for (let t = 0; t < c.turns; t++) rtts.push(await roundTrip(s));
+      for (let t = 0; t < c.turns; t++) {
+        await think(c.thinkMs);
+        rtts.push(await roundTrip(s));
+      }
     }),
   );
   for (const s of sockets) s.ws.close();

@@ -6,7 +6,9 @@
  *      interact -> first `text` and -> `close`; and one session alone (50 turns).
  *   2. A bare Bun websocket echo server on the same core, same number of sockets and round trips: its p50 is
  *      the floor. Goal (issue 18): hoot's first-text p50 <= 2x the echo's p50, and p99 <= 2.5 ms.
- *      1 and 2 alternate for BENCH_ROUNDS (3) rounds.
+ *      1 and 2 alternate for BENCH_ROUNDS (3) rounds. BENCH_THINK_MS=1000-3000 puts a pause drawn from that range
+ *      before every turn and every echo round trip (issue 26's load: each child types every 1-3 s); without it
+ *      every session sends its next turn as soon as the last one closed (a saturation test).
  *   3. Memory: a fresh hoot process; RSS after a full GC once it has settled, then with 1,000 and BENCH_IDLE
  *      (10,000) sessions open, authenticated and configured, after a full GC. Goal: <= 6 KB RSS per session at
  *      10,000. The same for a fresh bare Bun websocket server holding as many sockets (the floor). The GC is
@@ -25,6 +27,8 @@ const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const THINK = /^(\d+)-(\d+)$/.exec(process.env.BENCH_THINK_MS ?? "");
+const thinkMs: [number, number] | undefined = THINK ? [Number(THINK[1]), Number(THINK[2])] : undefined;
 const LOAD_SCRIPT = join(import.meta.dir, "interact-load.ts");
 const GC_HOOK = join(import.meta.dir, "gc-hook.ts");
 
@@ -68,8 +72,8 @@ try {
   const pooled = { firstText: [] as number[], close: [] as number[], solo: [] as number[], echo: [] as number[], echoSolo: [] as number[] };
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const many = await generate({ mode: "turns", url: wsUrl(server), tokens, turns: TURNS, config, prompts });
-    const echo = await generate({ mode: "echo", url: echoUrl, sessions: PLAYERS, turns: TURNS });
+    const many = await generate({ mode: "turns", url: wsUrl(server), tokens, turns: TURNS, config, prompts, thinkMs });
+    const echo = await generate({ mode: "echo", url: echoUrl, sessions: PLAYERS, turns: TURNS, thinkMs });
     const solo = await generate({ mode: "turns", url: wsUrl(server), tokens: tokens.slice(0, 1), turns: 50, config, prompts });
     const echoSolo = await generate({ mode: "echo", url: echoUrl, sessions: 1, turns: 50 });
     pooled.firstText.push(...many.firstText);
@@ -111,7 +115,7 @@ try {
     verdict,
   });
   console.log(
-    `\nhoot interact benchmark: local model at full speed, text only, ${PLAYERS} sessions x ${TURNS} turns, ${ROUNDS} rounds (samples pooled; the echo ratio is the median of the rounds')`,
+    `\nhoot interact benchmark: local model at full speed, text only, ${PLAYERS} sessions x ${TURNS} turns, ${ROUNDS} rounds${thinkMs ? `, a pause of ${thinkMs[0]}-${thinkMs[1]} ms before each turn` : ", no pause between turns"} (samples pooled; the echo ratio is the median of the rounds')`,
   );
   for (const line of machineLines(plan, {
     server: "each server (hoot and the echo, taking turns under load)",

@@ -32,11 +32,14 @@ export function createSecrets(master: Uint8Array): Secrets {
     },
     decrypt(sealed) {
       if (sealed.length < 28) return null;
-      const buf = Buffer.from(sealed);
+      // Views on the sealed bytes, not copies (Buffer's subarray and copy were a tenth of an authed GET).
+      const at = sealed.byteOffset;
       try {
-        const decipher = createDecipheriv("aes-256-gcm", encKey, buf.subarray(0, 12));
-        decipher.setAuthTag(buf.subarray(buf.length - 16));
-        return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
+        const decipher = createDecipheriv("aes-256-gcm", encKey, new Uint8Array(sealed.buffer, at, 12));
+        decipher.setAuthTag(new Uint8Array(sealed.buffer, at + sealed.byteLength - 16, 16));
+        const body = decipher.update(new Uint8Array(sealed.buffer, at + 12, sealed.byteLength - 28));
+        const tail = decipher.final();
+        return (tail.length === 0 ? body : Buffer.concat([body, tail])).toString("utf8");
       } catch {
         return null;
       }

@@ -12,6 +12,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { createHs256 } from "./hs256.ts";
 
 export const TokenClaims = Type.Object({
   typ: Type.Union([Type.Literal("developer"), Type.Literal("service"), Type.Literal("player"), Type.Literal("operator")]),
@@ -37,6 +38,9 @@ const checkClaims = (value: unknown): value is TokenClaims => (claimsCheck ??= T
  */
 const COMPACT_HS256 = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
+/** The claims a token must carry (jose's `requiredClaims`), whichever verifier decides. */
+export const REQUIRED_CLAIMS = ["exp", "typ", "sub", "tid", "ver"] as const;
+
 type JwtSigner = ReturnType<typeof import("@elysiajs/jwt").jwt>["decorator"]["jwt"];
 
 export interface TokenService {
@@ -48,9 +52,11 @@ export interface TokenService {
 
 /**
  * Builds the signer/verifier on the `@elysiajs/jwt` plugin, pinning what the plugin leaves open.
- * The HMAC key is imported once as a CryptoKey (jose would otherwise import raw bytes on every call), and
- * verified signatures are remembered until the token expires: the signature of a given string cannot
- * change, while revocation is still checked on every use by the caller.
+ * Signing, and verifying a token with the plugin's own header, run on node:crypto (hs256.ts: the same bytes
+ * and the same verdicts as the plugin, held to it by a property test); any other header goes to the plugin.
+ * The plugin's HMAC key is imported once as a CryptoKey (jose would otherwise import raw bytes on every
+ * call), and verified signatures are remembered until the token expires: the signature of a given string
+ * cannot change, while revocation is still checked on every use by the caller.
  */
 export function createTokenService(key: Uint8Array, ttlSeconds: number, clockToleranceSeconds: number, cacheSize = 10_000): TokenService {
   // Loaded on the first token, not at start-up (the plugin brings jose's whole module graph).
@@ -60,11 +66,12 @@ export function createTokenService(key: Uint8Array, ttlSeconds: number, clockTol
       import("@elysiajs/jwt"),
       crypto.subtle.importKey("raw", new Uint8Array(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
     ]).then(([{ jwt }, cryptoKey]) => jwt({ name: "jwt", secret: cryptoKey, alg: "HS256" }).decorator.jwt));
+  const hs256 = createHs256(key);
   const verified = new Map<string, TokenClaims>();
   return {
     async issue(claims) {
       const now = Math.floor(Date.now() / 1000);
-      const token = await (await signer()).sign({ ...claims, exp: now + ttlSeconds, jti: crypto.randomUUID() });
+      const token = hs256.sign({ ...claims, jti: crypto.randomUUID() }, now + ttlSeconds);
       return { token, expiresIn: ttlSeconds };
     },
     async verify(token) {
@@ -75,11 +82,11 @@ export function createTokenService(key: Uint8Array, ttlSeconds: number, clockTol
         verified.delete(token);
         return null;
       }
-      const payload = await (await signer()).verify(token, {
-        algorithms: ["HS256"],
-        requiredClaims: ["exp", "typ", "sub", "tid", "ver"],
-        clockTolerance: clockToleranceSeconds,
-      });
+      const verdict = hs256.verify(token, REQUIRED_CLAIMS, clockToleranceSeconds);
+      const payload =
+        verdict === "unsure"
+          ? await (await signer()).verify(token, { algorithms: ["HS256"], requiredClaims: [...REQUIRED_CLAIMS], clockTolerance: clockToleranceSeconds })
+          : verdict.ok && verdict.payload;
       if (!payload || !checkClaims(payload)) return null;
       // Bounded: drop the oldest entry (Map keeps insertion order).
       if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);

@@ -30,12 +30,15 @@ export function createTextCipher(master: Uint8Array): TextCipher {
     },
     open(sealed, playerId, role) {
       if (sealed.length < 28) return null;
-      const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+      // Views on the sealed bytes, not copies.
+      const at = sealed.byteOffset;
       try {
-        const decipher = createDecipheriv("aes-256-gcm", key, buf.subarray(0, 12));
+        const decipher = createDecipheriv("aes-256-gcm", key, new Uint8Array(sealed.buffer, at, 12));
         decipher.setAAD(aad(playerId, role));
-        decipher.setAuthTag(buf.subarray(buf.length - 16));
-        return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
+        decipher.setAuthTag(new Uint8Array(sealed.buffer, at + sealed.byteLength - 16, 16));
+        const body = decipher.update(new Uint8Array(sealed.buffer, at + 12, sealed.byteLength - 28));
+        const tail = decipher.final();
+        return (tail.length === 0 ? body : Buffer.concat([body, tail])).toString("utf8");
       } catch {
         return null;
       }

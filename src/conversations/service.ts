@@ -33,20 +33,43 @@ export interface ConversationNeeds {
 // Rows fetched per turn: enough to fill the budget with short messages, never the whole table.
 const maxRows = (budgetChars: number) => Math.min(200, Math.max(10, Math.ceil(budgetChars / 40)));
 
-/** The newest messages of a player that fit `budgetChars`, oldest first. */
-export async function loadHistory(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, budgetChars: number): Promise<HistoryMessage[]> {
+/**
+ * Rows one session has already opened, by row id: a row whose stored bytes, player and role are the same as when
+ * it was opened opens to the same text (AES-GCM under the same key and authenticated data), so it is not decrypted again.
+ * Each load keeps only the rows it used, so it never holds more than one turn's history.
+ */
+export type OpenedRows = Map<number, { sealed: Uint8Array; playerId: number; role: Role; text: string | null }>;
+
+/** The newest messages of a player that fit `budgetChars`, oldest first; `opened` (one session's) saves decrypting a row twice. */
+export async function loadHistory(
+  deps: Pick<ConversationNeeds, "store" | "textCipher">,
+  playerId: number,
+  budgetChars: number,
+  opened?: OpenedRows,
+): Promise<HistoryMessage[]> {
   if (budgetChars <= 0) return [];
   const out: HistoryMessage[] = [];
   let used = 0;
-  for (const row of await deps.store.conversations.newest(playerId, maxRows(budgetChars))) {
+  const rows = await deps.store.conversations.newest(playerId, maxRows(budgetChars));
+  const before = opened && opened.size > 0 ? new Map(opened) : null;
+  opened?.clear();
+  for (const row of rows) {
     // A row that does not open (tampered with, or moved from another player) is left out, never shown.
-    const text = row.sealed ? deps.textCipher.open(row.sealed, playerId, row.role) : row.text;
+    const text = row.sealed ? open(deps.textCipher, row.id, row.sealed, playerId, row.role, before, opened) : row.text;
     if (text === null) continue;
     used += text.length;
     if (used > budgetChars) break;
     out.push({ role: row.role, text });
   }
   return out.reverse();
+}
+
+function open(cipher: TextCipher, id: number, sealed: Uint8Array, playerId: number, role: Role, before: OpenedRows | null, opened?: OpenedRows): string | null {
+  const known = before?.get(id);
+  const same = known !== undefined && known.playerId === playerId && known.role === role && Buffer.compare(known.sealed, sealed) === 0;
+  const text = same ? known.text : cipher.open(sealed, playerId, role);
+  opened?.set(id, same ? known : { sealed, playerId, role, text });
+  return text;
 }
 
 /** Stores one finished turn: the child's words (unless the turn had none) and what was actually sent back. */

@@ -34,17 +34,21 @@ export function withDataMode(shared: SessionPorts, player: () => number | undefi
 }
 
 function followingHistory(stored: History, modes: DataModes): History {
+  // One RAM memory for the socket, whichever of its histories (the shared one, or the session's own that
+  // remembers decrypted rows) a turn uses.
   let memory: HistoryMessage[] = [];
-  return {
-    load: async (playerId) => ((await modes.mode(playerId)) === "lite" ? memory.slice() : stored.load(playerId)),
+  const over = (full: History): History => ({
+    load: async (playerId) => ((await modes.mode(playerId)) === "lite" ? memory.slice() : full.load(playerId)),
     record: async (playerId, turn) => {
-      if ((await modes.mode(playerId)) === "full") return stored.record(playerId, turn);
+      if ((await modes.mode(playerId)) === "full") return full.record(playerId, turn);
       const added: HistoryMessage[] = [];
       if (turn.userText !== null) added.push({ role: "user", text: turn.userText });
       if (turn.reply.trim() !== "") added.push({ role: "assistant", text: turn.reply });
       memory = trim([...memory, ...added], modes.memoryChars);
     },
-  };
+    forSession: () => over(full.forSession?.() ?? full),
+  });
+  return over(stored);
 }
 
 function followingVoice(voice: VoicePorts, modes: DataModes, player: () => number | undefined): VoicePorts {

@@ -5,7 +5,7 @@
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
 
-import { amendLastReply, type ConversationNeeds, loadHistory, saveTurn } from "../conversations/service.ts";
+import { amendLastReply, type ConversationNeeds, loadHistory, type OpenedRows, saveTurn } from "../conversations/service.ts";
 import type { HistoryMessage } from "../engine/index.ts";
 
 /** One finished turn as it is remembered. */
@@ -23,6 +23,20 @@ export interface History {
   record(playerId: number, turn: TurnRecord): Promise<void>;
   /** Cuts the last reply to what was heard ("" forgets it); false when the newest message is not a reply. */
   amendLastReply?(playerId: number, reply: string): Promise<boolean>;
+  /**
+   * The same history for one session, remembering the rows it has decrypted (so each stored message is
+   * decrypted once per session instead of once per turn); gone with the session.
+   */
+  forSession?(): History;
+}
+
+/**
+ * `ports` with the history of one session, where the history offers one.
+ * @example const turnPorts = sessionHistory(ports)
+ */
+export function sessionHistory<P extends { history: History }>(ports: P): P {
+  const own = ports.history.forSession?.();
+  return own ? { ...ports, history: own } : ports;
 }
 
 /**
@@ -30,10 +44,12 @@ export interface History {
  * @example const history = conversationHistory(deps, config.historyBudgetChars)
  */
 export function conversationHistory(deps: Pick<ConversationNeeds, "store" | "textCipher">, budgetChars: number, lockDeadlineMs = 5000): History {
-  return {
-    load: (playerId) => loadHistory(deps, playerId, budgetChars),
+  const history = (opened?: OpenedRows): History => ({
+    load: (playerId) => loadHistory(deps, playerId, budgetChars, opened),
     // saveTurn waits asynchronously while the database is busy (never blocking the event loop).
     record: (playerId, turn) => saveTurn(deps, playerId, turn.userText, turn.reply, lockDeadlineMs),
     amendLastReply: (playerId, reply) => amendLastReply(deps, playerId, reply, lockDeadlineMs),
-  };
+    forSession: () => history(new Map()),
+  });
+  return history();
 }

@@ -32,6 +32,7 @@ import {
   setConfiguration,
 } from "./configure.ts";
 import { withDataMode } from "./data-mode.ts";
+import { sessionHistory } from "./history.ts";
 import { clientNotice, Inbox, type MessageFields, notAnObject, readClientTime, readRequest, uidOf } from "./inbox.ts";
 import type { ClientRequest, RequestOf, SessionConfig } from "./model.ts";
 import { errorResponse, FATAL, type FatalCode, fatal, type RequestStamp, response, type ServerMessage, streamClose, streamError } from "./protocol.ts";
@@ -49,6 +50,8 @@ export class InteractSession {
   private identity: PlayerIdentity | null = null;
   private config: SessionConfig | null = null;
   private turn: RunningTurn | null = null;
+  /** The ports a turn gets: this session's own history (made on the first turn). */
+  private turnPorts: SessionPorts | null = null;
   private readonly timers = new SessionTimers();
   private readonly inbox: Inbox;
   private readonly guard: SessionGuard;
@@ -364,7 +367,7 @@ export class InteractSession {
       return;
     }
     const voice = this.voice;
-    const turn = runTurn(this.ports, {
+    const turn = runTurn((this.turnPorts ??= sessionHistory(this.ports)), {
       stamp,
       playerId: this.identity.playerId,
       sessionId: this.id,

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { operatorKeys } from "../db/schema.ts";
+import { readCache } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { OperatorKeyRepo } from "./repo.ts";
 
@@ -10,7 +11,7 @@ import type { OperatorKeyRepo } from "./repo.ts";
 export function sqliteOperatorKeyRepo(db: Db): Synchronous<OperatorKeyRepo> {
   return {
     byKeyHash: (hash) => byHash(db).get({ hash }) ?? null,
-    version: (id) => versionOf(db).get({ id })?.version ?? null,
+    version: (id) => readCache(db).read(`o:${id}`, () => versionOf(db).get({ id })?.version ?? null),
     findByName: (name) => db.select().from(operatorKeys).where(eq(operatorKeys.name, name)).get() ?? null,
     insert: (values) => db.insert(operatorKeys).values(values).returning().get(),
     replace: (name, keyHash) =>

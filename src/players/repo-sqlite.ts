@@ -3,6 +3,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { type Player, players } from "../db/schema.ts";
+import { readCache } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { PlayerRepo } from "./repo.ts";
 
@@ -18,13 +19,16 @@ export function sqlitePlayerRepo(db: Db): Synchronous<PlayerRepo> {
         .orderBy(asc(players.id))
         .limit(limit)
         .all(),
-    findInTeam: (teamId, id) => {
-      const row = playerInTeam(db).get({ id, teamId });
-      return row ? { ...row, federatedIdEnc: Buffer.from(row.federatedIdEnc.buffer, row.federatedIdEnc.byteOffset, row.federatedIdEnc.byteLength) } : null;
-    },
+    // GET /api/players/{pk} and the token checks below: answered from the read cache while the database has not changed.
+    findInTeam: (teamId, id) =>
+      readCache(db).read(`p:${teamId}:${id}`, () => {
+        const row = playerInTeam(db).get({ id, teamId });
+        return row ? { ...row, federatedIdEnc: Buffer.from(row.federatedIdEnc.buffer, row.federatedIdEnc.byteOffset, row.federatedIdEnc.byteLength) } : null;
+      }),
     findByFederatedHash: (hash) => playerByHash(db).get({ hash }) ?? null,
     state: (id) => playerVersion(db).get({ id }) ?? null,
-    tokenState: (id, serviceAccountId) => tokenStateStatement(db).get({ id, serviceAccountId }) ?? null,
+    tokenState: (id, serviceAccountId) =>
+      readCache(db).read(`pt:${id}:${serviceAccountId}`, () => tokenStateStatement(db).get({ id, serviceAccountId }) ?? null),
     updateExternalId: (teamId, id, externalId) =>
       db
         .update(players)

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { serviceAccounts } from "../db/schema.ts";
+import { readCache } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { ServiceAccountRepo } from "./repo.ts";
 
@@ -18,10 +19,12 @@ export function sqliteServiceAccountRepo(db: Db): Synchronous<ServiceAccountRepo
         .where(and(eq(serviceAccounts.teamId, teamId), eq(serviceAccounts.name, name)))
         .get() ?? null,
     findByKeyHash: (hash) => saByKeyHash(db).get({ hash }) ?? null,
-    state: (id) => {
-      const row = saState(db).get({ id });
-      return row ? { version: row.version, playerCreate: row.playerCreate === 1, teamId: row.teamId } : null;
-    },
+    // Every service request: answered from the read cache while the database has not changed.
+    state: (id) =>
+      readCache(db).read(`s:${id}`, () => {
+        const row = saState(db).get({ id });
+        return row ? { version: row.version, playerCreate: row.playerCreate === 1, teamId: row.teamId } : null;
+      }),
     delete: (teamId, id) =>
       db
         .delete(serviceAccounts)

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { users } from "../db/schema.ts";
+import { readCache } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { UserRepo } from "./repo.ts";
 
@@ -25,10 +26,12 @@ export function sqliteUserRepo(db: Db): Synchronous<UserRepo> {
         .returning()
         .get() ?? null,
     keyVersion: (id) => userVersion(db).get({ id })?.version ?? null,
-    tokenState: (id, teamId) => {
-      const row = tokenStateStatement(db).get({ id, teamId });
-      return row ? { keyVersion: row.keyVersion, member: row.member === 1 } : null;
-    },
+    // Every developer request: answered from the read cache while the database has not changed.
+    tokenState: (id, teamId) =>
+      readCache(db).read(`u:${id}:${teamId}`, () => {
+        const row = tokenStateStatement(db).get({ id, teamId });
+        return row ? { keyVersion: row.keyVersion, member: row.member === 1 } : null;
+      }),
   };
 }
 
