@@ -82,13 +82,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dataModes: { mode: (playerId) => dataMode(deps, playerId), memoryChars: deps.config.historyBudgetChars },
   });
   // The OpenAI Realtime door: a second wire over the interact socket's connections and sessions.
-  // A truncate cuts the stored reply only when the conversation is stored at all: in data-lite mode the newest
-  // stored reply is an older session's, never this one's.
-  const amendStored = {
-    amendLastReply: async (playerId: number, reply: string) =>
-      (await dataMode(deps, playerId)) === "full" && history.amendLastReply !== undefined && history.amendLastReply(playerId, reply),
-  };
-  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config), amendStored);
+  const realtime = realtimeRoutes(deps, engine, interact.connections, servedModels(config));
   const app = createApp(deps, { lifecycle, plugins: [interact.plugin, realtime] });
   try {
     // Bun (and Elysia's default) bind with SO_REUSEPORT, which lets a second server share a busy port and

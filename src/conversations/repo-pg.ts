@@ -28,12 +28,16 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
         ...messages.flatMap((m) => [m.role, m.sealed]),
       ]);
     },
-    async replaceNewest(playerId, role, sealed) {
-      const newest = "(SELECT id FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT 1)";
+    async replaceMessage(playerId, id, role, sealed) {
       const changed =
         sealed === null
-          ? await execute(db, `DELETE FROM conversation_messages WHERE id = ${newest} AND role = $2`, [playerId, role])
-          : await execute(db, `UPDATE conversation_messages SET text = '', text_enc = $3 WHERE id = ${newest} AND role = $2`, [playerId, role, sealed]);
+          ? await execute(db, "DELETE FROM conversation_messages WHERE id = $1 AND player_id = $2 AND role = $3", [id, playerId, role])
+          : await execute(db, "UPDATE conversation_messages SET text = '', text_enc = $4 WHERE id = $1 AND player_id = $2 AND role = $3", [
+              id,
+              playerId,
+              role,
+              sealed,
+            ]);
       return changed > 0;
     },
     playersBefore: (cutoffMs) =>

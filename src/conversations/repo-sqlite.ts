@@ -23,8 +23,8 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
-    replaceNewest: (playerId, role, sealed) =>
-      (sealed === null ? deleteNewest(db).run(playerId, role) : replaceNewest(db).run(sealed, playerId, role)).changes > 0,
+    replaceMessage: (playerId, id, role, sealed) =>
+      (sealed === null ? deleteMessage(db).run(id, playerId, role) : replaceMessage(db).run(sealed, id, playerId, role)).changes > 0,
     playersBefore: (cutoffMs) => playersBefore(db).all(cutoffMs),
     // bun:sqlite reports the count without loading the deleted rows.
     deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,
@@ -72,10 +72,13 @@ const insert = prepared((db) =>
 
 const sealStatement = prepared((db) => db.$client.query<never, [Buffer, number]>("UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ?"));
 
-const NEWEST = "(SELECT id FROM conversation_messages WHERE player_id = ? ORDER BY id DESC LIMIT 1)";
-const replaceNewest = prepared((db) =>
-  db.$client.query<never, [Buffer, number, Role]>(`UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ${NEWEST} AND role = ?`),
+const replaceMessage = prepared((db) =>
+  db.$client.query<never, [Buffer, number, number, Role]>(
+    "UPDATE conversation_messages SET text = '', text_enc = ? WHERE id = ? AND player_id = ? AND role = ?",
+  ),
 );
-const deleteNewest = prepared((db) => db.$client.query<never, [number, Role]>(`DELETE FROM conversation_messages WHERE id = ${NEWEST} AND role = ?`));
+const deleteMessage = prepared((db) =>
+  db.$client.query<never, [number, number, Role]>("DELETE FROM conversation_messages WHERE id = ? AND player_id = ? AND role = ?"),
+);
 
 const deleteOfPlayer = prepared((db) => db.$client.query<never, [number]>("DELETE FROM conversation_messages WHERE player_id = ?"));

@@ -22,10 +22,10 @@ export interface ConversationRepo {
   /** Appends sealed messages for a player, all or none (one transaction or one statement). */
   append(playerId: number, messages: { role: Role; sealed: Buffer }[]): Promise<void>;
   /**
-   * Replaces the sealed text of the player's newest message when it has `role` (null deletes it): a listener
-   * heard only part of the last reply (the Realtime wire's truncate). False when the newest is of another role or absent.
+   * Replaces the sealed text of the player's message `id` when it has `role` (null deletes it): a listener heard
+   * only part of that reply (the Realtime wire's truncate). False when no such message of that player and role.
    */
-  replaceNewest(playerId: number, role: Role, sealed: Buffer | null): Promise<boolean>;
+  replaceMessage(playerId: number, id: number, role: Role, sealed: Buffer | null): Promise<boolean>;
   /** The players (and their teams) with messages created before `cutoffMs`: whom a retention purge is about to touch. */
   playersBefore(cutoffMs: number): Promise<{ playerId: number; teamId: number }[]>;
   /** Deletes every message created before `cutoffMs`; returns how many went. */

@@ -24,7 +24,7 @@ import type { ConversationRepo, Role } from "./repo.ts";
 /** What the conversation service needs: the store, the cipher, and the database (to scrub after deleting). */
 /** What the conversations feature needs (the retention job also deletes old incidents). */
 export interface ConversationNeeds {
-  store: Pick<Store<{ conversations: ConversationRepo; incidents: IncidentRepo }>, "conversations" | "incidents">;
+  store: Pick<Store<{ conversations: ConversationRepo; incidents: IncidentRepo }>, "conversations" | "incidents" | "transaction">;
   textCipher: TextCipher;
   database: Pick<Database, "scrubDeletedData">;
   cluster: Pick<Cluster, "exclusive"> | null;
@@ -101,14 +101,36 @@ export function saveTurn(
   return retryWhileBusy(() => recordTurn(deps, playerId, userText, replyText), deadlineMs);
 }
 
+/** How far back a truncate looks for the reply it cuts (other sockets of the player may have written since). */
+const AMEND_LOOKBACK = 10;
+
 /**
- * Cuts the player's last reply to what the child heard (`reply`; "" forgets it), waiting while the database is
- * busy as saveTurn does. False when the newest message is not a reply (a newer turn has begun).
- * @example await amendLastReply(deps, playerId, "Once upon a", config.dbLockTimeoutMs)
+ * Cuts one stored reply to what the child heard (`reply`; "" forgets it), waiting while the database is busy as
+ * saveTurn does. The reply cut is the newest of the player's last few messages whose text is exactly `whole` (the
+ * reply as it was recorded), so a reply that was never stored (data-lite mode, a turn whose save failed) or
+ * another socket's reply is never touched. False when there is no such reply.
+ * @example await amendReply(deps, playerId, "Once upon a time.", "Once upon a", config.dbLockTimeoutMs)
  */
-export function amendLastReply(deps: Pick<ConversationNeeds, "store" | "textCipher">, playerId: number, reply: string, deadlineMs: number): Promise<boolean> {
+export function amendReply(
+  deps: Pick<ConversationNeeds, "store" | "textCipher">,
+  playerId: number,
+  whole: string,
+  reply: string,
+  deadlineMs: number,
+): Promise<boolean> {
   const sealed = reply.trim() === "" ? null : deps.textCipher.seal(reply, playerId, "assistant");
-  return retryWhileBusy(() => deps.store.conversations.replaceNewest(playerId, "assistant", sealed), deadlineMs);
+  return retryWhileBusy(
+    () =>
+      deps.store.transaction(async (tx) => {
+        for (const row of await tx.conversations.newest(playerId, AMEND_LOOKBACK)) {
+          if (row.role !== "assistant") continue;
+          const text = row.sealed ? deps.textCipher.open(row.sealed, playerId, "assistant") : row.text;
+          if (text === whole) return tx.conversations.replaceMessage(playerId, row.id, "assistant", sealed);
+        }
+        return false;
+      }),
+    deadlineMs,
+  );
 }
 
 /** The retention purge also writes its audit rows, in one transaction with the deletion. */

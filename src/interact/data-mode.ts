@@ -46,6 +46,14 @@ function followingHistory(stored: History, modes: DataModes): History {
       if (turn.reply.trim() !== "") added.push({ role: "assistant", text: turn.reply });
       memory = trim([...memory, ...added], modes.memoryChars);
     },
+    // A truncate (the Realtime wire) cuts the reply where it is remembered: in RAM in lite mode, never in storage.
+    amendReply: async (playerId, whole, reply) => {
+      if ((await modes.mode(playerId)) === "full") return (await full.amendReply?.(playerId, whole, reply)) ?? false;
+      const at = memory.findLastIndex((m) => m.role === "assistant" && m.text === whole);
+      if (at < 0) return false;
+      memory = reply.trim() === "" ? memory.filter((_, i) => i !== at) : memory.map((m, i) => (i === at ? { ...m, text: reply } : m));
+      return true;
+    },
     forSession: () => over(full.forSession?.() ?? full),
   });
   return over(stored);

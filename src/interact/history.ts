@@ -5,7 +5,7 @@
  * acknowledging the interaction, so an acknowledged turn is never lost.
  */
 
-import { amendLastReply, type ConversationNeeds, loadHistory, type OpenedRows, saveTurn } from "../conversations/service.ts";
+import { amendReply, type ConversationNeeds, loadHistory, type OpenedRows, saveTurn } from "../conversations/service.ts";
 import type { HistoryMessage } from "../engine/index.ts";
 
 /** One finished turn as it is remembered. */
@@ -21,8 +21,11 @@ export interface History {
   load(playerId: number): Promise<HistoryMessage[]>;
   /** Stores one turn; rejects when it could not be stored. */
   record(playerId: number, turn: TurnRecord): Promise<void>;
-  /** Cuts the last reply to what was heard ("" forgets it); false when the newest message is not a reply. */
-  amendLastReply?(playerId: number, reply: string): Promise<boolean>;
+  /**
+   * Cuts a recorded reply (`whole`, as it was recorded) to what was heard (`reply`; "" forgets it); false when
+   * no such reply is remembered.
+   */
+  amendReply?(playerId: number, whole: string, reply: string): Promise<boolean>;
   /**
    * The same history for one session, remembering the rows it has decrypted (so each stored message is
    * decrypted once per session instead of once per turn); gone with the session.
@@ -48,7 +51,7 @@ export function conversationHistory(deps: Pick<ConversationNeeds, "store" | "tex
     load: (playerId) => loadHistory(deps, playerId, budgetChars, opened),
     // saveTurn waits asynchronously while the database is busy (never blocking the event loop).
     record: (playerId, turn) => saveTurn(deps, playerId, turn.userText, turn.reply, lockDeadlineMs),
-    amendLastReply: (playerId, reply) => amendLastReply(deps, playerId, reply, lockDeadlineMs),
+    amendReply: (playerId, whole, reply) => amendReply(deps, playerId, whole, reply, lockDeadlineMs),
     forSession: () => history(new Map()),
   });
   return history();

@@ -101,6 +101,12 @@ export class InteractSession {
     return this.identity;
   }
 
+  /** Cuts a reply this socket's history recorded (`whole`) to what was heard, where that history keeps it. */
+  async amendReply(whole: string, reply: string): Promise<boolean> {
+    const history = (this.turnPorts ?? this.ports).history;
+    return this.identity !== null && ((await history.amendReply?.(this.identity.playerId, whole, reply)) ?? false);
+  }
+
   /**
    * Handles one incoming message: raw text (or bytes) from the socket, or a value already parsed by the
    * transport. Messages are handled in arrival order, so a client that sends authenticate and

@@ -30,13 +30,7 @@ export interface RealtimeNeeds {
 const KEY_PROTOCOL = "openai-insecure-api-key.";
 
 /** The realtime controller, over the interact socket's connections. */
-export function realtimeRoutes(
-  deps: RealtimeNeeds,
-  engine: { voices(): string[] },
-  connections: Connections,
-  models: ReadonlyMap<string, string>,
-  history?: RealtimePorts["history"],
-): Elysia {
+export function realtimeRoutes(deps: RealtimeNeeds, engine: { voices(): string[] }, connections: Connections, models: ReadonlyMap<string, string>): Elysia {
   const ports: RealtimePorts = {
     limits: {
       maxMessageBytes: deps.config.wsMaxMessageBytes,
@@ -46,7 +40,6 @@ export function realtimeRoutes(
     },
     voices: () => engine.voices(),
     logger: deps.logger,
-    ...(history ? { history } : {}),
   };
   const plugin = new Elysia({ name: "realtime" }).get(
     "/v1/realtime",

@@ -80,6 +80,11 @@ export class ResponseRun {
     return this.ended;
   }
 
+  /** Whether this response speaks (only audio can be truncated). */
+  get speaks(): boolean {
+    return this.setup.modality === "audio";
+  }
+
   /** The reply's text so far (its deltas joined). */
   get transcript(): string {
     return this.text;

@@ -21,7 +21,6 @@
  *    closes the socket with the /interact close code.
  */
 import type { EngineLogger } from "../engine/index.ts";
-import type { History } from "../interact/history.ts";
 import { Inbox } from "../interact/inbox.ts";
 import type { ServerMessage } from "../interact/protocol.ts";
 import type { InteractSession, SessionLimits, SessionSocket } from "../interact/session.ts";
@@ -35,8 +34,6 @@ export interface RealtimePorts {
   limits: Pick<SessionLimits, "maxMessageBytes" | "messagesPerMinute" | "queuedAudioChunks" | "maxInteractChars">;
   /** The speech engine's voices; the first is the default child voice. */
   voices(): string[];
-  /** The conversation history, to cut a finished reply to what was heard (truncate). */
-  history?: Pick<History, "amendLastReply">;
   logger: EngineLogger;
 }
 
@@ -60,6 +57,8 @@ export class RealtimeSession {
   private last: ResponseRun | null = null;
   private pending: Pending[] = [];
   private pendingChars = 0;
+  /** The message being handled is an append not yet counted: a refusal of it counts (see process). */
+  private countRefusal = false;
   private previousItem: string | null = null;
   private readonly conversationId = newId("conv");
   readonly voice: RealtimeVoice;
@@ -76,7 +75,7 @@ export class RealtimeSession {
     this.inbox = new Inbox(ports.limits, {
       state: () => (this.phase === "closed" ? "closed" : "authenticated"),
       fail: (code, error) => void this.interact?.shutdown(code, error),
-      process: (message) => this.process(message),
+      process: (message, _start, uncounted) => this.process(message, uncounted),
       isAudio: (message) => (message as { type?: unknown } | null)?.type === "input_audio_buffer.append",
     });
     this.wire = {
@@ -141,8 +140,18 @@ export class RealtimeSession {
     await this.response?.done;
   }
 
-  private async process(message: unknown): Promise<void> {
+  /** `uncounted`: an append not yet counted as a message (paid from the audio budget); it is, if it is refused. */
+  private async process(message: unknown, uncounted = false): Promise<void> {
     if (!(await this.ready) || this.phase === "closed") return;
+    this.countRefusal = uncounted;
+    try {
+      await this.checkAndHandle(message);
+    } finally {
+      this.countRefusal = false;
+    }
+  }
+
+  private async checkAndHandle(message: unknown): Promise<void> {
     const fields = message as { type?: unknown; event_id?: unknown } | null;
     const cause = typeof fields?.event_id === "string" ? fields.event_id : null;
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
@@ -263,6 +272,8 @@ export class RealtimeSession {
   private async onTruncate(event: ClientEventOf<"conversation.item.truncate">, cause: string | null): Promise<void> {
     const run = [this.response, this.last].find((one) => one?.itemId === event.item_id) ?? null;
     if (!run) return this.error(cause, "item_truncate_invalid_item_id", `no assistant item "${event.item_id.slice(0, 100)}" to truncate`, "item_id");
+    // Only audio can be truncated (as OpenAI's): a text response has no audio_end_ms to cut at.
+    if (!run.speaks) return this.error(cause, "item_truncate_no_audio", "this item has no audio to truncate (a text response)", "item_id");
     const audioEnd = Math.min(event.audio_end_ms, Math.ceil(run.audioLength));
     const heard = run.charactersHeard(audioEnd);
     // A running response stops first (its turn saves what was sent).
@@ -270,8 +281,7 @@ export class RealtimeSession {
     const newer = this.response !== null && this.response !== run;
     if (heard < run.transcript.length && !newer) {
       // The turn is saved: its reply is cut to what the listener heard.
-      const playerId = this.interact?.player?.playerId;
-      const amended = playerId === undefined ? false : await this.ports.history?.amendLastReply?.(playerId, run.transcript.slice(0, heard)).catch(() => false);
+      const amended = (await this.interact?.amendReply(run.transcript, run.transcript.slice(0, heard)).catch(() => false)) ?? false;
       if (!amended) this.ports.logger.warn({ event: "realtime_truncate_not_saved", session: this.id }, "a truncated reply could not be cut in the history");
     }
     this.emit({ type: "conversation.item.truncated", item_id: event.item_id, content_index: event.content_index, audio_end_ms: audioEnd });
@@ -359,6 +369,11 @@ export class RealtimeSession {
   }
 
   private error(cause: string | null, code: string, message: string, param: string | null = null, type = "invalid_request_error"): void {
+    // A refused append costs a message: errors are answered, so they must not be free.
+    if (this.countRefusal) {
+      this.countRefusal = false;
+      if (!this.inbox.count()) return;
+    }
     this.emit({ type: "error", error: { type, code, message, param, event_id: cause } });
   }
 

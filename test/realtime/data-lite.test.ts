@@ -189,6 +189,15 @@ describe("data-lite mode on /v1/realtime", () => {
     rt.send({ type: "conversation.item.truncate", item_id: done.output[0].id, content_index: 0, audio_end_ms: 50 });
     const truncated = await rt.next("conversation.item.truncated");
     expect(truncated).toMatchObject({ item_id: done.output[0].id, audio_end_ms: 50 });
+    // The socket's own memory (RAM) keeps only what was heard: the next turn's model sees the cut reply.
+    await textTurn(rt, "and then?");
+    const remembered = llm.chats
+      .at(-1)!
+      .body.messages.filter((m) => m.role === "assistant")
+      .map((m) => m.content);
+    expect(remembered).toHaveLength(1);
+    expect(remembered[0]!.length).toBeLessThan(transcript.length);
+    expect(transcript.startsWith(remembered[0]!)).toBe(true);
     rt.close();
     await rt.closed;
 

@@ -50,6 +50,15 @@ describe("limits as on /interact", () => {
     expect((await probe.closed).code).toBe(1009);
   });
 
+  it("counts refused appends as messages: malformed audio cannot be sent without limit", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const probe = await RtProbe.open(file.server.url, { token: player.token });
+    await probe.next("session.created");
+    for (let i = 0; i < 25; i++) probe.send({ type: "input_audio_buffer.append", event_id: `evt_${i}`, ...(i % 2 ? { audio: 1 } : {}) });
+    expect((await probe.next("error")).error).toMatchObject({ code: "invalid_value", event_id: "evt_0" });
+    expect((await probe.closed).code).toBe(4429);
+  });
+
   it("closes with 4429 past the message rate, each client event counted once", async () => {
     const player = await createPlayer(file.server, file.team);
     const probe = await RtProbe.open(file.server.url, { token: player.token });
@@ -143,6 +152,51 @@ describe("conversation.item.truncate", () => {
     expect(await probe.next("conversation.item.truncated")).toMatchObject({ item_id: itemId, content_index: 0, audio_end_ms: 300 });
     probe.send({ type: "conversation.item.truncate", event_id: "evt_t", item_id: "item_nope", content_index: 0, audio_end_ms: 10 });
     expect((await probe.next("error")).error).toMatchObject({ code: "item_truncate_invalid_item_id", event_id: "evt_t", param: "item_id" });
+    probe.close();
+  });
+});
+
+describe("conversation.item.truncate cuts only its own reply", () => {
+  async function audioTurn(probe: RtProbe, text: string): Promise<{ itemId: string; transcript: string }> {
+    probe.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+    probe.send({ type: "response.create" });
+    const done = await probe.next("response.done");
+    return { itemId: done.response.output[0].id, transcript: done.response.output[0].content[0].transcript ?? done.response.output[0].content[0].text };
+  }
+
+  it("cuts this socket's reply when another socket of the player has stored a newer turn since", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const a = await RtProbe.open(file.server.url, { token: player.token });
+    await a.next("session.created");
+    const mine = await audioTurn(a, "Tell me about the moon.");
+    await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 2);
+    const b = await RtProbe.open(file.server.url, { token: player.token });
+    await b.next("session.created");
+    const theirs = await audioTurn(b, "What is a volcano?");
+    await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 4);
+    expect(theirs.transcript).not.toBe(mine.transcript);
+    a.send({ type: "conversation.item.truncate", item_id: mine.itemId, content_index: 0, audio_end_ms: 800 });
+    await a.next("conversation.item.truncated");
+    const remembered = await rememberedOf(file.server, player.pk);
+    expect(remembered[1]!.text.length).toBeLessThan(mine.transcript.length);
+    expect(mine.transcript.startsWith(remembered[1]!.text)).toBe(true);
+    // The other socket's newer reply is untouched.
+    expect(remembered[3]).toEqual({ role: "assistant", text: theirs.transcript });
+    a.close();
+    b.close();
+  });
+
+  it("refuses to truncate a text response (it has no audio) and leaves the history as it was", async () => {
+    const player = await createPlayer(file.server, file.team);
+    const probe = await RtProbe.open(file.server.url, { token: player.token });
+    await probe.next("session.created");
+    probe.send({ type: "session.update", session: { type: "realtime", output_modalities: ["text"] } });
+    await probe.next("session.updated");
+    const { itemId, transcript } = await audioTurn(probe, "Tell me about the moon.");
+    await eventually(async () => (await rememberedOf(file.server, player.pk)).length === 2);
+    probe.send({ type: "conversation.item.truncate", event_id: "evt_text", item_id: itemId, content_index: 0, audio_end_ms: 0 });
+    expect((await probe.next("error")).error).toMatchObject({ code: "item_truncate_no_audio", event_id: "evt_text", param: "item_id" });
+    expect((await rememberedOf(file.server, player.pk))[1]).toEqual({ role: "assistant", text: transcript });
     probe.close();
   });
 });

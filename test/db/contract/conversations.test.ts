@@ -22,29 +22,31 @@ contract("conversations repository", ({ store, database }) => {
     expect(await store().conversations.newest(kid.id + 100_000, 10)).toEqual([]);
   });
 
-  it("replaces or deletes the newest message only when it has the role asked for", async () => {
+  it("replaces or deletes one message of a player only when it has the role asked for", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const kid = await player(store(), teamId);
     const other = await player(store(), teamId);
-    expect(await store().conversations.replaceNewest(kid.id, "assistant", sealed("none"))).toBe(false);
     await store().conversations.append(kid.id, [
       { role: "assistant", sealed: sealed("older reply") },
       { role: "user", sealed: sealed("hi") },
       { role: "assistant", sealed: sealed("a long reply") },
     ]);
     await store().conversations.append(other.id, [{ role: "assistant", sealed: sealed("theirs") }]);
-    expect(await store().conversations.replaceNewest(kid.id, "assistant", sealed("a long"))).toBe(true);
     const texts = async (id: number) => (await store().conversations.newest(id, 10)).map((r) => [r.role, Buffer.from(r.sealed!).toString("latin1")]);
+    const [reply, hi, older] = await store().conversations.newest(kid.id, 3);
+    const [theirs] = await store().conversations.newest(other.id, 1);
+    expect(await store().conversations.replaceMessage(kid.id, reply!.id, "assistant", sealed("a long"))).toBe(true);
     expect(await texts(kid.id)).toEqual([
       ["assistant", sealed("a long").toString("latin1")],
       ["user", sealed("hi").toString("latin1")],
       ["assistant", sealed("older reply").toString("latin1")],
     ]);
-    expect(await store().conversations.replaceNewest(kid.id, "user", sealed("x"))).toBe(false);
-    expect(await store().conversations.replaceNewest(kid.id, "assistant", null)).toBe(true);
-    expect((await texts(kid.id)).map(([role]) => role)).toEqual(["user", "assistant"]);
-    // The newest is now the user's: a reply further back is never touched.
-    expect(await store().conversations.replaceNewest(kid.id, "assistant", null)).toBe(false);
+    // Another role, another player's message, or a message that is gone: nothing changes.
+    expect(await store().conversations.replaceMessage(kid.id, hi!.id, "assistant", sealed("x"))).toBe(false);
+    expect(await store().conversations.replaceMessage(kid.id, theirs!.id, "assistant", null)).toBe(false);
+    expect(await store().conversations.replaceMessage(kid.id, older!.id, "assistant", null)).toBe(true);
+    expect(await store().conversations.replaceMessage(kid.id, older!.id, "assistant", null)).toBe(false);
+    expect((await texts(kid.id)).map(([role]) => role)).toEqual(["assistant", "user"]);
     expect(await texts(other.id)).toEqual([["assistant", sealed("theirs").toString("latin1")]]);
   });
 
