@@ -41,8 +41,10 @@ async function session(config: Msg = {}) {
 
 const audioOf = (events: Msg[]) => events.filter((e) => e.event === "audio");
 const bytes = (e: Msg) => new Uint8Array(Buffer.from(e.audio, "base64"));
-/** The words a client shows: the reply's tokens that hold a letter or a digit. */
-const wordsOf = (text: string) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+/** The words a client shows: the reply's whitespace-separated tokens, exactly as written (PROTOCOL.md section 6). */
+const wordsOf = (text: string) => text.split(/\s+/).filter((w) => w !== "");
+/** A reply with what a voice does not say as written: markdown, emoji, a symbol between letters, decimal numbers. */
+const MARKED_UP = "I *love* cats 🐱 so much! Is a<b true? 🎉 Pi is about 3.14, and **Dr. Owl** says `hello` to 2.5 friends.";
 
 interface Sentence {
   samples: Float32Array;
@@ -181,6 +183,52 @@ describe("speech marks from the offline voice", () => {
     expect(captioned).toEqual(["Hi", "there!", "Let's", "play", "a", "game."]);
     expect(JSON.stringify(audioOf(events))).not.toContain("blood");
   }, 30_000);
+});
+
+describe("captions of a reply with markup, emoji and numbers", () => {
+  const offline = () => ({ server, close: async () => {} });
+  const remote = async () => {
+    const started = await startTestServer(fakeProviderEnv(fake));
+    return { server: started, close: () => started.close() };
+  };
+  it.each([
+    ["offline", "engine", "mp3", offline],
+    ["offline", "engine", "pcm16", offline],
+    ["OpenAI-compatible", "estimated", "mp3", remote],
+    ["OpenAI-compatible", "estimated", "pcm16", remote],
+  ] as const)(
+    "are the words of text_complete as written, from the %s voice (%s marks, %s)",
+    async (_, marks, format, start) => {
+      const voice = await start();
+      try {
+        const player = await createPlayer(voice.server, await createTeamFixture(voice.server));
+        const probe = await openSession(voice.server.url, player.token, { prompt: PROMPT, subtitles: true, visemes: true, audio_format: format });
+        fake.plan(say(MARKED_UP));
+        const { events } = await probe.interact("hi", { audio_output: true }, 30_000);
+        probe.close();
+        const reply = events.find((e) => e.event === "text_complete")!.text as string;
+        expect(reply).toBe(MARKED_UP);
+        const audio = audioOf(events);
+        expect(audio.length).toBeGreaterThan(0);
+        for (const e of audio) {
+          expect(e.marks).toBe(marks);
+          expectWellFormed({ subtitles: e.subtitles, visemes: e.visemes }, e.duration_sec);
+        }
+        const captioned = audio.flatMap((e) => e.subtitles.map((w: Msg) => w.text));
+        expect(captioned).toEqual(wordsOf(reply));
+        expect(captioned).toContain("*love*");
+        expect(captioned).toContain("a<b");
+        expect(captioned).toContain("3.14,");
+        // Each message's captions are the words of the sentence it speaks, as the text events wrote it.
+        for (const e of audio) for (const w of e.subtitles) expect(wordsOf(e.text)).toContain(w.text);
+        // The offline voice's times are its own: every caption, the emoji's too, holds voiced sound.
+        if (marks === "engine") for (const sentence of await sentences(events)) expectSentenceMatchesSound(sentence);
+      } finally {
+        await voice.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("estimated speech marks from a voice without timings", () => {

@@ -52,7 +52,17 @@ export async function* speechStage(sentences: AsyncIterable<string>, options: Sp
     queuedSeconds += estimateSeconds(speakable, options.voice.speed ?? 1);
     return {
       text: next.value,
-      chunks: tts.synthesize({ text: speakable, voice: options.voice, format: options.format, signal, due, ticket: options.ticket, marks: wanted !== null }),
+      // The marks' words are the sentence as written (the client's `text` events), timed by how `speakable` is said.
+      chunks: tts.synthesize({
+        text: speakable,
+        written: next.value,
+        voice: options.voice,
+        format: options.format,
+        signal,
+        due,
+        ticket: options.ticket,
+        marks: wanted !== null,
+      }),
     };
   };
   let upcoming = pull();

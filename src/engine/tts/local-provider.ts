@@ -144,7 +144,7 @@ export class LocalSpeechProvider implements TtsProvider {
     const seconds = estimateSeconds(text, request.voice.speed ?? 1);
     const turn = timeline ? { timeline, slot: timeline.place(seconds, performance.now()) } : undefined;
     const expectedMs = seconds * this.capacity.rtf * 1000;
-    const marks = request.marks ? request.text : undefined;
+    const marks = request.marks ? (request.written ?? request.text) : undefined;
     return this.pool.submit(
       { text, voiceId: voice.id, profile: request.voice, format: request.format, marks, turn, due: request.due, expectedMs },
       request.signal,

@@ -90,7 +90,7 @@ export class OpenAiSpeechProvider implements TtsProvider {
     if (!body) return;
     if (request.format === "pcm16") {
       const chunker = new PcmRechunker(((OPENAI_PCM_RATE * PCM_CHUNK_MS) / 1000) * 2);
-      const marks = request.marks ? new EstimatedPcmMarks(request.text, request.voice.speed ?? 1) : null;
+      const marks = request.marks ? new EstimatedPcmMarks(request.written ?? request.text, request.voice.speed ?? 1) : null;
       let bytes = 0;
       const wrap = (data: Uint8Array): AudioChunk => ({ data, mimeType: "audio/pcm", sampleRate: OPENAI_PCM_RATE });
       for await (const part of body) {
@@ -123,7 +123,7 @@ export class OpenAiSpeechProvider implements TtsProvider {
       const seconds = samples.count / OPENAI_PCM_RATE;
       this.options.observer?.synthesized?.(performance.now() - started, seconds);
       const chunk: AudioChunk = { data, mimeType: "audio/mpeg", sampleRate: MP3_SAMPLE_RATE };
-      if (loudness) chunk.marks = chunkMarks(estimatedMarks(request.text, seconds, loudness.speech() ?? undefined), chunk, 0, true);
+      if (loudness) chunk.marks = chunkMarks(estimatedMarks(request.written ?? request.text, seconds, loudness.speech() ?? undefined), chunk, 0, true);
       if (data.length > 0) yield chunk;
     } finally {
       // An encoder left mid-stream is reset by its next start(), so it can always be reused.

@@ -19,6 +19,11 @@ export interface SpeechRequest {
   /** Also time the words and mouth shapes of this sentence (AudioChunk.marks); off by default, at no cost. */
   marks?: boolean;
   /**
+   * The sentence as the turn writes it, when `text` is its speakable form (markup removed): the marks' words
+   * are its whitespace-separated tokens, timed by how `text` is spoken. Default: `text`.
+   */
+  written?: string;
+  /**
    * The turn's ticket from `admit()`. With it, sentences of one turn are served in order and each is scheduled
    * for when the listener will need it (the first one now, the next one when the audio before it has played).
    */

@@ -5,20 +5,24 @@
  */
 import type { AudioChunk } from "../../vocabulary.ts";
 import { audioSeconds, chunkMarks } from "./chunk-marks.ts";
-import { estimatedMarks } from "./estimate.ts";
+import { estimateWords } from "./estimate.ts";
 import type { SentenceMarks } from "./timeline.ts";
+import { type WrittenWord, writtenWords } from "./words.ts";
 
 /** A usual pace of speech at speed 1 (about 150 words a minute), in characters a second: a guess until the audio ends. */
 const CHARACTERS_PER_SECOND = 15;
 
 export class EstimatedPcmMarks {
+  private readonly words: WrittenWord[];
   private readonly sentence: SentenceMarks;
   private held: AudioChunk | null = null;
   private from = 0;
   private placed = 0;
 
+  /** `text` is the sentence as the turn writes it (words.ts). */
   constructor(text: string, speed: number) {
-    this.sentence = estimatedMarks(text, text.length / (CHARACTERS_PER_SECOND * Math.max(0.25, speed)));
+    this.words = writtenWords(text);
+    this.sentence = estimateWords(this.words, { start: 0, end: text.length / (CHARACTERS_PER_SECOND * Math.max(0.25, speed)) });
   }
 
   /** Takes the next chunk; returns the one before it, now with its marks. */
@@ -40,8 +44,7 @@ export class EstimatedPcmMarks {
     let sentence = this.sentence;
     if (last) {
       // The words the pace has not reached share what is left of the audio.
-      const rest = this.sentence.words.slice(this.placed).map((word) => word.text);
-      sentence = estimatedMarks(rest.join(" "), seconds, { start: this.from, end: this.from + seconds });
+      sentence = estimateWords(this.words.slice(this.placed), { start: this.from, end: this.from + seconds });
       sentence.visemes = [...this.sentence.visemes.filter((v) => v.end <= this.from), ...sentence.visemes];
     }
     const marks = chunkMarks(sentence, chunk, this.from, last);

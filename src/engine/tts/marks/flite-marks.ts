@@ -1,13 +1,14 @@
 /**
  * Marks from flite's own segment timings: `flite -psdur` prints every segment of the utterance's Segment
  * relation with its end time ("pau:0.164 hh:0.255 ax:0.304 ..."), on the clock of the WAV it writes. Visemes
- * come from the phones; words from aligning the text's letters with the phones (align.ts).
+ * come from the phones; words from aligning the spoken words' letters with the phones (align.ts), then the
+ * words as written are given the times of the spoken words they are read as (words.ts).
  */
 import { alignWords } from "./align.ts";
-import { estimatedMarks } from "./estimate.ts";
+import { estimateWords } from "./estimate.ts";
 import type { SentenceMarks } from "./timeline.ts";
 import { visemeOfPhone } from "./visemes.ts";
-import { sentenceWords } from "./words.ts";
+import { placeWritten, spokenWords, writtenWords } from "./words.ts";
 
 export interface Segment {
   phone: string;
@@ -33,8 +34,10 @@ export function parseSegments(printed: string): Segment[] {
 }
 
 /**
- * The marks of `text` (as the turn writes it) spoken as `segments`, over `seconds` of audio.
- * @example fliteMarks("Hello there.", parseSegments(stdout), pcm.samples.length / pcm.sampleRate)
+ * The marks of `text` (the sentence as the turn writes it, markup and all) spoken as `segments` (flite said the
+ * speakable form of it), over `seconds` of audio. The words are the written ones (words.ts), timed by their
+ * spoken words.
+ * @example fliteMarks("I *love* cats.", parseSegments(stdout), pcm.samples.length / pcm.sampleRate)
  */
 export function fliteMarks(text: string, segments: readonly Segment[], seconds: number): SentenceMarks {
   const marks: SentenceMarks = { source: "engine", words: [], visemes: [] };
@@ -43,21 +46,20 @@ export function fliteMarks(text: string, segments: readonly Segment[], seconds: 
     const end = Math.min(segment.end, seconds);
     if (end > starts[k]) marks.visemes.push({ viseme: visemeOfPhone(segment.phone, segments[k + 1]?.phone), start: starts[k], end });
   });
-  const words = sentenceWords(text);
+  const words = writtenWords(text);
   const spans = alignWords(
-    words.map((word) => word.spoken),
+    spokenWords(words).map((word) => word.spoken),
     segments.map((segment) => segment.phone),
   );
+  const spoken = segments.filter((segment) => segment.phone !== "pau");
+  // The speech, between the outer pauses.
+  const speech = spoken.length > 0 ? { start: starts[segments.indexOf(spoken[0])], end: Math.min(spoken[spoken.length - 1].end, seconds) } : null;
   if (spans) {
-    words.forEach((word, w) => {
-      const [first, last] = spans[w];
-      marks.words.push({ text: word.text, start: starts[first], end: Math.min(segments[last].end, seconds) });
-    });
-  } else {
-    // Fewer phones than words (flite skipped some): spread the words over the speech, between the outer pauses.
-    const spoken = segments.filter((segment) => segment.phone !== "pau");
-    const first = segments.findIndex((segment) => segment.phone !== "pau");
-    if (spoken.length > 0) marks.words = estimatedMarks(text, seconds, { start: starts[first], end: spoken[spoken.length - 1].end }).words;
+    const times = spans.map(([first, last]) => ({ start: starts[first], end: Math.min(segments[last].end, seconds) }));
+    marks.words = placeWritten(words, times, speech ?? { start: 0, end: seconds });
+  } else if (speech) {
+    // Fewer phones than words (flite skipped some): spread the words over the speech.
+    marks.words = estimateWords(words, speech).words;
   }
   return marks;
 }
