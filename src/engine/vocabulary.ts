@@ -35,7 +35,7 @@ export interface AudioChunk {
 export const VISEMES = ["sil", "PP", "FF", "TH", "DD", "kk", "CH", "SS", "nn", "RR", "aa", "E", "I", "O", "U"] as const;
 export type Viseme = (typeof VISEMES)[number];
 
-/** One word as spoken, timed from the start of its message's audio (seconds). */
+/** One word as the turn's text writes it (punctuation and markup attached), timed from the start of its message's audio (seconds). */
 export interface SubtitleMark {
   text: string;
   start_time_sec: number;
