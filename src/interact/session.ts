@@ -103,8 +103,7 @@ export class InteractSession {
 
   /** Cuts a reply this socket's history recorded (`whole`) to what was heard, where that history keeps it. */
   async amendReply(whole: string, reply: string): Promise<boolean> {
-    const history = (this.turnPorts ?? this.ports).history;
-    return this.identity !== null && ((await history.amendReply?.(this.identity.playerId, whole, reply)) ?? false);
+    return this.identity !== null && ((await (this.turnPorts ?? this.ports).history.amendReply?.(this.identity.playerId, whole, reply)) ?? false);
   }
 
   /**
