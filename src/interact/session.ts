@@ -100,7 +100,6 @@ export class InteractSession {
   get player(): PlayerIdentity | null {
     return this.identity;
   }
-
   /** Cuts a reply this socket's history recorded (`whole`) to what was heard, where that history keeps it. */
   async amendReply(whole: string, reply: string): Promise<boolean> {
     return this.identity !== null && ((await (this.turnPorts ?? this.ports).history.amendReply?.(this.identity.playerId, whole, reply)) ?? false);
