@@ -19,6 +19,7 @@ import type { TextCipher } from "../conversations/cipher.ts";
 import type { StoredRow } from "../conversations/repo.ts";
 import { loadHistory } from "../conversations/service.ts";
 import { retryWhileBusy } from "../db/busy.ts";
+import { rootCause } from "../db/errors.ts";
 import type { Player } from "../db/schema.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { showIncident } from "../incidents/service.ts";
@@ -96,12 +97,14 @@ export async function exportPlayer(deps: PlayerDataNeeds, teamId: number, id: nu
     player: { pk: player.id, external_id: player.externalId, created_at: new Date(player.createdAt).toISOString() },
     consent: { consent: player.consent, updated_at: player.consentUpdatedAt === null ? null : new Date(player.consentUpdatedAt).toISOString() },
   };
-  return streamOf(exportDocument(deps, teamId, id, head, memory), (error) =>
+  return streamOf(exportDocument(deps, teamId, id, head, memory), (error) => {
+    // The driver's message, never drizzle's wrapper (which repeats the query's parameters).
+    const cause = rootCause(error);
     deps.logger.error(
-      { event: "player_export_failed", team: teamId, player: id, err: error instanceof Error ? error.message : String(error) },
+      { event: "player_export_failed", team: teamId, player: id, err: cause instanceof Error ? cause.message : String(cause) },
       "a player's export stopped half-way",
-    ),
-  );
+    );
+  });
 }
 
 // The document's text in pieces, its fields in PlayerExport's order; the two lists of unbounded length are read
@@ -152,7 +155,8 @@ function streamOf(pieces: AsyncGenerator<string>, onError: (error: unknown) => v
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
           onError(error);
-          controller.error(error);
+          // Not the error itself: the server may print a body's error, and a query's error repeats its parameters.
+          controller.error(new Error("the export stopped half-way (see the log's player_export_failed)"));
         }
       },
       async cancel() {

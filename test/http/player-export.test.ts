@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { EXPORT_BATCH } from "../../src/players/privacy.ts";
+import { rawSql } from "../helpers/database.ts";
 import { type FakeOpenAi, startFakeOpenAi } from "../helpers/fake-openai.ts";
 import { api, createPlayer, createTeamFixture, serverForFile, startTestServer, type TestServer } from "../helpers/server.ts";
 import { openSession } from "../helpers/ws.ts";
@@ -98,6 +99,29 @@ describe("the export of a heavily used player", () => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("not_found");
     expect((await api(server.url, "GET", `/api/audit?player_pk=${theirs.pk}`, { token: other.developerToken })).body.audit).toEqual([]);
+  });
+});
+
+describe("an export whose database fails half-way", () => {
+  it("is cut short (never a complete-looking document) and logged with ids and no words", async () => {
+    // A server of its own: its incidents table goes away, so the export fails after the history was sent.
+    const server = await startTestServer();
+    try {
+      const team = await createTeamFixture(server);
+      const player = await createPlayer(server, team);
+      await storeMessages(server, player.pk, EXPORT_BATCH + 1, (i) => `a secret word ${i}`);
+      await rawSql(server.deps.database, server.backend === "sqlite" ? "DROP TABLE safety_incidents" : "DROP TABLE safety_incidents CASCADE");
+      const res = await fetch(`${server.url}/api/players/${player.pk}/data`, { headers: { authorization: `Bearer ${team.developerToken}` } });
+      // The answer had begun (the audit row written, the history streaming) when the failure came.
+      expect(res.status).toBe(200);
+      const text = await res.text().catch(() => "");
+      expect(() => JSON.parse(text)).toThrow();
+      const failed = server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.event === "player_export_failed");
+      expect(failed).toEqual([expect.objectContaining({ team: team.teamId, player: player.pk })]);
+      expect(JSON.stringify(failed)).not.toContain("secret word");
+    } finally {
+      await server.close();
+    }
   });
 });
 
