@@ -12,6 +12,8 @@ export function auditRoutes(deps: AuthNeeds & AuditNeeds) {
   return new Elysia({ name: "audit", detail: { tags: ["Privacy"] } })
     .use(authPlugin(deps))
     .get("/api/audit", ({ caller, query }) => listTeamAudit(deps, caller.teamId, query), {
+      // PROTOCOL.md: "" for an optional field means absent (`?player_pk=&limit=` is the whole team's first page).
+      transform: ({ query }) => dropEmpty(query),
       auth: ["developer"],
       query: ListAuditQuery,
       response: AuditList,
@@ -22,4 +24,9 @@ export function auditRoutes(deps: AuthNeeds & AuditNeeds) {
           "`after` (the previous page's `next`); `player_pk` keeps one player's rows, also after the player was deleted.",
       },
     });
+}
+
+// Before validation: an empty value is no value.
+function dropEmpty(query: Record<string, unknown>): void {
+  for (const key of Object.keys(query)) if (query[key] === "") delete query[key];
 }

@@ -1,6 +1,6 @@
 /** The audit repository (repo.ts) on PostgreSQL. */
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
-import { execute, type PgDb } from "../db/pg/client.ts";
+import { execute, type PgDb, query } from "../db/pg/client.ts";
 import { audit } from "../db/pg/schema.ts";
 import type { AuditRepo } from "./repo.ts";
 
@@ -33,6 +33,16 @@ export function pgAuditRepo(db: PgDb): AuditRepo {
         .where(and(...where))
         .orderBy(desc(audit.id))
         .limit(options.limit);
+    },
+    async playersWithRowSince(action, actorKind, since, playerIds) {
+      if (playerIds.length === 0) return [];
+      const rows = await query<{ playerId: number }>(
+        db,
+        `SELECT DISTINCT player_id AS "playerId" FROM audit
+          WHERE at >= $1 AND action = $2 AND actor_kind = $3 AND player_id = ANY($4::int[])`,
+        [since, action, actorKind, playerIds],
+      );
+      return rows.map((row) => row.playerId);
     },
     deleteBefore: (before) => execute(db, "DELETE FROM audit WHERE at < $1", [before]),
   };

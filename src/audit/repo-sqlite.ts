@@ -22,9 +22,23 @@ export function sqliteAuditRepo(db: Db): Synchronous<AuditRepo> {
         .limit(options.limit)
         .all();
     },
+    playersWithRowSince: (action, actorKind, since, playerIds) =>
+      playerIds.length === 0
+        ? []
+        : playersWithRowSince(db)
+            .all({ action, actorKind, since, ids: JSON.stringify(playerIds) })
+            .map((row) => row.playerId),
     deleteBefore: (before) => deleteBefore(db).run({ before }).changes,
   };
 }
+
+// The ids travel as one JSON array: one statement whatever the batch's size (no limit on bound parameters).
+const playersWithRowSince = prepared((db) =>
+  db.$client.query<{ playerId: number }, { action: string; actorKind: string; since: number; ids: string }>(
+    `SELECT DISTINCT player_id AS playerId FROM audit
+      WHERE at >= $since AND action = $action AND actor_kind = $actorKind AND player_id IN (SELECT value FROM json_each($ids))`,
+  ),
+);
 
 const deleteBefore = prepared((db) => db.$client.query<never, { before: number }>("DELETE FROM audit WHERE at < $before"));
 

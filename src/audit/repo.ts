@@ -23,6 +23,11 @@ export interface AuditRepo {
   insert(row: NewAuditRow): Promise<void>;
   /** Up to `limit` rows of a team, newest first, below id `before` (0: from the newest), optionally of one player. */
   list(teamId: number, options: { before: number; limit: number; playerId?: number }): Promise<AuditRow[]>;
+  /**
+   * Of `playerIds`, those that already have a row of `action` by an actor of `actorKind` written at or after
+   * `since` (ms): one query for a batch (the retention purge writes at most one row per player per day).
+   */
+  playersWithRowSince(action: string, actorKind: ActorKind, since: number, playerIds: number[]): Promise<number[]>;
   /** Deletes rows written before `before` (ms); returns how many. */
   deleteBefore(before: number): Promise<number>;
 }

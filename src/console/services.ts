@@ -29,7 +29,7 @@ import type { InvitationRepo } from "../invitations/repo.ts";
 import type { Logger } from "../log.ts";
 import { login } from "../login/service.ts";
 import type { Metrics } from "../metrics.ts";
-import type { PlayerBody, PlayerExport, PlayerList } from "../players/model.ts";
+import type { PlayerBody, PlayerList } from "../players/model.ts";
 import { eraseHistory, exportPlayer } from "../players/privacy.ts";
 import type { PlayerRepo } from "../players/repo.ts";
 import { createPlayer, getPlayer, listTeamPlayers, removePlayer, resetFederatedId } from "../players/service.ts";
@@ -224,8 +224,8 @@ export interface ConsolePlayers {
   get(teamId: number, id: number, audit?: AuditContext): Promise<PlayerBody>;
   remove(teamId: number, id: number, audit: AuditContext): Promise<void>;
   resetFederatedId(teamId: number, id: number): Promise<PlayerBody>;
-  /** Everything held about the player (a parent's request), audited as `player.export`. */
-  exportData(teamId: number, id: number, audit: AuditContext): Promise<PlayerExport>;
+  /** Everything held about the player (a parent's request) as one JSON document streamed as it is read, audited as `player.export`. */
+  exportData(teamId: number, id: number, audit: AuditContext): Promise<ReadableStream<Uint8Array>>;
   /** Erases the player's history and memory, audited as `player.history_erase`. */
   eraseHistory(teamId: number, id: number, audit: AuditContext): Promise<void>;
   /** The player's audit rows, newest first. */

@@ -12,12 +12,12 @@ export function pgConversationRepo(db: PgDb): ConversationRepo {
         "SELECT id::float8 AS id, role, text, text_enc AS sealed FROM conversation_messages WHERE player_id = $1 ORDER BY id DESC LIMIT $2",
         [playerId, limit],
       ),
-    ofPlayer: (playerId) =>
+    ofPlayer: (playerId, after, limit) =>
       query<StoredRow & { createdAt: number }>(
         db,
         `SELECT id::float8 AS id, role, text, text_enc AS sealed, created_at::float8 AS "createdAt"
-           FROM conversation_messages WHERE player_id = $1 ORDER BY id`,
-        [playerId],
+           FROM conversation_messages WHERE player_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [playerId, after, limit],
       ),
     async append(playerId, messages) {
       if (messages.length === 0) return;

@@ -19,7 +19,7 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
   });
   return {
     newest: (playerId, limit) => newest(db).all({ playerId, limit }),
-    ofPlayer: (playerId) => ofPlayer(db).all({ playerId }),
+    ofPlayer: (playerId, after, limit) => ofPlayer(db).all({ playerId, after, limit }),
     append: (playerId, messages) => {
       if (messages.length > 0) appendAll(playerId, messages);
     },
@@ -58,8 +58,9 @@ const newest = prepared((db) =>
 );
 
 const ofPlayer = prepared((db) =>
-  db.$client.query<StoredRow & { createdAt: number }, { playerId: number }>(
-    "SELECT id, role, text, text_enc AS sealed, created_at AS createdAt FROM conversation_messages WHERE player_id = $playerId ORDER BY id",
+  db.$client.query<StoredRow & { createdAt: number }, { playerId: number; after: number; limit: number }>(
+    `SELECT id, role, text, text_enc AS sealed, created_at AS createdAt FROM conversation_messages
+      WHERE player_id = $playerId AND id > $after ORDER BY id LIMIT $limit`,
   ),
 );
 

@@ -17,8 +17,11 @@ export interface StoredRow {
 export interface ConversationRepo {
   /** The newest `limit` rows of a player, newest first (every turn). */
   newest(playerId: number, limit: number): Promise<StoredRow[]>;
-  /** Every row of a player with when it was written, oldest first (a parent's request for their child's data). */
-  ofPlayer(playerId: number): Promise<(StoredRow & { createdAt: number })[]>;
+  /**
+   * Up to `limit` rows of a player with ids above `after` (0: from the first), oldest first, with when each was
+   * written: a parent's request for their child's data reads the whole history in such batches, never at once.
+   */
+  ofPlayer(playerId: number, after: number, limit: number): Promise<(StoredRow & { createdAt: number })[]>;
   /** Appends sealed messages for a player, all or none (one transaction or one statement). */
   append(playerId: number, messages: { role: Role; sealed: Buffer }[]): Promise<void>;
   /**

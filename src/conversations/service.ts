@@ -141,15 +141,21 @@ export interface PurgeNeeds {
 
 /**
  * Deletes conversation data and safety incidents older than `retentionDays`; returns the number of rows removed.
- * Each player whose messages went gets a `player.history_erase` audit row by the `system` actor.
+ * Each player whose messages went gets a `player.history_erase` audit row by the `system` actor, at most one per
+ * UTC day: the sweep runs every hour, and a child who talks every day would otherwise get a row per sweep.
  */
 export async function purgeExpired(deps: PurgeNeeds, retentionDays: number, now = Date.now()): Promise<number> {
   const before = now - retentionDays * 86_400_000;
+  const dayBegan = now - (now % 86_400_000);
   const removed = await deps.store.transaction(async (tx) => {
     const touched = await tx.conversations.playersBefore(before);
     // Incidents hold no words, but they name a child and what happened: kept no longer than the conversation.
     const count = (await tx.conversations.deleteBefore(before)) + (await tx.incidents.deleteBefore(before));
-    for (const { playerId, teamId } of touched) await audit({ store: tx }, teamId, SYSTEM, "player.history_erase", playerId);
+    const ids = touched.map((t) => t.playerId);
+    const already = new Set(await tx.audit.playersWithRowSince("player.history_erase", SYSTEM.actor.kind, dayBegan, ids));
+    for (const { playerId, teamId } of touched) {
+      if (!already.has(playerId)) await audit({ store: tx }, teamId, SYSTEM, "player.history_erase", playerId);
+    }
     return count;
   });
   if (removed > 0) deps.database.scrubDeletedData();

@@ -82,17 +82,22 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
           },
         },
       )
-      .get("/:player_pk/data", ({ caller, params, set }) => exportPlayer(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set)), {
-        auth: ["developer"],
-        params: PlayerParams,
-        response: PlayerExport,
-        detail: {
-          summary: "Everything hoot holds about a player",
-          description:
-            "One JSON document for a parent's request: the player, their consent, the conversation history decrypted with times, the memory " +
-            "the model is given, and safety incidents (never any words). Audited as `player.export`.",
+      .get(
+        "/:player_pk/data",
+        async ({ caller, params, set }) => jsonResponse(await exportPlayer(deps, caller.teamId, Number(params.player_pk), auditContext(caller, set))),
+        {
+          auth: ["developer"],
+          params: PlayerParams,
+          // Documents the streamed document (a Response is sent as it is, not checked against it).
+          response: PlayerExport,
+          detail: {
+            summary: "Everything hoot holds about a player",
+            description:
+              "One JSON document for a parent's request: the player, their consent, the conversation history decrypted with times, the memory " +
+              "the model is given, and safety incidents (never any words). Audited as `player.export`.",
+          },
         },
-      })
+      )
       .delete(
         "/:player_pk/history",
         async ({ caller, params, set }) => {
@@ -117,4 +122,9 @@ export function playersRoutes(deps: AuthNeeds & PlayerDataNeeds) {
         detail: { summary: "Give a player a new federated id", description: "For a federated id that leaked: the old id and its tokens stop working at once." },
       })
   );
+}
+
+// A streamed JSON document as the answer (the export: written as it is read, see privacy.ts).
+function jsonResponse(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } });
 }

@@ -71,7 +71,7 @@ export async function setRequireConsent(deps: TeamNeeds, id: number, value: bool
 
 /**
  * Edits the team `id` for the operator (name and require_consent) or for a developer (require_consent of their
- * token's own team only). Renaming is the operator's whatever the team, so that 403 tells nothing about the team;
+ * token's own team only), all or nothing. Renaming is the operator's whatever the team, so that 403 tells nothing about the team;
  * another team's id is 404 to a developer, never 403.
  */
 export async function editTeam(
@@ -84,8 +84,11 @@ export async function editTeam(
     if (changes.name !== undefined) throw new Forbidden("Renaming a team takes an operator token.");
     if (by.developerOf !== id) throw new NotFound("team");
   }
-  if (changes.requireConsent !== undefined) await setRequireConsent(deps, id, changes.requireConsent);
-  return renameTeam(deps, id, changes.name);
+  // One transaction: a name already taken (409) also leaves require_consent as it was.
+  return deps.store.transaction(async (tx) => {
+    if (changes.requireConsent !== undefined) await setRequireConsent({ store: tx }, id, changes.requireConsent);
+    return renameTeam({ store: tx }, id, changes.name);
+  });
 }
 
 /** Deletes the team `id` and everything that belongs to it; its tokens and sockets end once that has committed. */

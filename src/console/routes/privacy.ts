@@ -24,9 +24,11 @@ export function consolePrivacyRoutes(context: ConsoleContext) {
     .get(
       "/console/api/players/:pk/data",
       async ({ session, params, set }) => {
-        const data = await services.players(deps).exportData(session.teamId, Number(params.pk), consoleAudit(session, set));
-        set.headers["content-disposition"] = `attachment; filename="player-${data.player.pk}.json"`;
-        return data;
+        const document = await services.players(deps).exportData(session.teamId, Number(params.pk), consoleAudit(session, set));
+        // Streamed as it is read (src/players/privacy.ts); the pk was found in the team, so it names the file.
+        return new Response(document, {
+          headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="player-${Number(params.pk)}.json"` },
+        });
       },
       { consoleSession: "read", params: PkParams },
     )

@@ -41,6 +41,31 @@ contract("audit repository", ({ store }) => {
     ]);
   });
 
+  it("names, of the players given, those with a row of an action by an actor kind since a time", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const [mia, leo, ada] = [await player(store(), teamId), await player(store(), teamId), await player(store(), teamId)];
+    const system = (playerId: number, action = "player.history_erase") => ({
+      teamId,
+      actorKind: "system" as const,
+      actorPk: null,
+      action,
+      playerId,
+      requestId: null,
+    });
+    const since = Date.now() - 60_000;
+    await store().audit.insert(system(mia.id));
+    await store().audit.insert(system(mia.id));
+    // Another action, or another actor, does not count.
+    await store().audit.insert(system(leo.id, "player.read"));
+    await store().audit.insert(row(teamId, ada.id, "player.history_erase"));
+    const ids = [mia.id, leo.id, ada.id];
+    expect(await store().audit.playersWithRowSince("player.history_erase", "system", since, ids)).toEqual([mia.id]);
+    expect(await store().audit.playersWithRowSince("player.history_erase", "system", since, [leo.id, ada.id])).toEqual([]);
+    expect(await store().audit.playersWithRowSince("player.history_erase", "system", Date.now() + 60_000, ids)).toEqual([]);
+    expect(await store().audit.playersWithRowSince("player.history_erase", "system", since, [])).toEqual([]);
+    expect(await store().audit.playersWithRowSince("player.history_erase", "developer", since, ids)).toEqual([ada.id]);
+  });
+
   it("deletes rows written before a cutoff, with their count", async () => {
     const { teamId } = await teamWithDeveloper(store());
     await store().audit.insert(row(teamId, null, "player.read"));

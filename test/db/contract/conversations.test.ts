@@ -50,7 +50,7 @@ contract("conversations repository", ({ store, database }) => {
     expect(await texts(other.id)).toEqual([["assistant", sealed("theirs").toString("latin1")]]);
   });
 
-  it("reads every row of one player oldest first, with when each was written", async () => {
+  it("reads one player's rows oldest first in batches after a cursor, with when each was written", async () => {
     const { teamId } = await teamWithDeveloper(store());
     const kid = await player(store(), teamId);
     const other = await player(store(), teamId);
@@ -59,14 +59,20 @@ contract("conversations repository", ({ store, database }) => {
       { role: "assistant", sealed: sealed("two") },
     ]);
     await store().conversations.append(other.id, [{ role: "user", sealed: sealed("not mine") }]);
-    const rows = await store().conversations.ofPlayer(kid.id);
-    expect(rows.map((r) => [r.role, Buffer.from(r.sealed!).toString("latin1")])).toEqual([
-      ["user", sealed("one").toString("latin1")],
-      ["assistant", sealed("two").toString("latin1")],
-    ]);
+    await store().conversations.append(kid.id, [{ role: "user", sealed: sealed("three") }]);
+    const words = (rows: { sealed: Uint8Array | null }[]) => rows.map((r) => Buffer.from(r.sealed!).toString("latin1"));
+    const rows = await store().conversations.ofPlayer(kid.id, 0, 10);
+    expect(rows.map((r) => r.role)).toEqual(["user", "assistant", "user"]);
+    expect(words(rows)).toEqual(["one", "two", "three"].map((w) => sealed(w).toString("latin1")));
+    expect(typeof rows[0]!.id).toBe("number");
     expect(typeof rows[0]!.createdAt).toBe("number");
     expect(Math.abs(rows[0]!.createdAt - Date.now())).toBeLessThan(3_600_000);
-    expect(await store().conversations.ofPlayer(kid.id + 100_000)).toEqual([]);
+    const first = await store().conversations.ofPlayer(kid.id, 0, 2);
+    expect(words(first)).toEqual(words(rows.slice(0, 2)));
+    const next = await store().conversations.ofPlayer(kid.id, first[1]!.id, 2);
+    expect(words(next)).toEqual([sealed("three").toString("latin1")]);
+    expect(await store().conversations.ofPlayer(kid.id, next[0]!.id, 2)).toEqual([]);
+    expect(await store().conversations.ofPlayer(kid.id + 100_000, 0, 10)).toEqual([]);
   });
 
   it("names the players and teams with messages older than a cutoff", async () => {
