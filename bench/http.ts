@@ -5,6 +5,7 @@
  *   authenticated GET /api/players/{pk}  >= 0.50 of bare and >= 3x the peer
  *   POST /api/auth/login (developer form; player form) >= 0.30 of bare and >= 3x the peer
  *   POST /api/players                    >= 0.20 of bare
+ * plus GET /api/players?limit=1 with the same token, a read that writes no audit row, beside the audited GET.
  * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (2 per target per round), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (64), BENCH_WRK_THREADS (one per load core), BENCH_SERVER_CPUS / BENCH_LOAD_CPUS
  * (machine.ts), BENCH_NO_PEER=1 (skip the peer). hoot runs with HOOT_LOG_LEVEL=warn (no per-request log line).
@@ -24,6 +25,7 @@ const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 2)));
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
 const WARMUP = Math.max(0, Math.round(Number(process.env.BENCH_WARMUP_SECONDS ?? 1)));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const LIST = "GET /api/players?limit=1 (no audit row)";
 
 requireWrk("bench:http");
 const plan = cpuPlan();
@@ -67,6 +69,9 @@ try {
   for (const key of ["get", "loginDeveloper", "loginPlayer", "createPlayer"] as const) {
     targets.push({ ...hootTargets[key], pid: hoot.proc.pid });
     if (peerTargets && peerPid !== null) targets.push({ ...peerTargets[key], pid: peerPid });
+    // The same token on a read that writes no audit row (one player's page of the list): what the GET's
+    // `player.read` row costs is the difference (PROTOCOL.md section 8).
+    if (key === "get") targets.push({ ...hootTargets.get, name: LIST, path: "/api/players?limit=1", pid: hoot.proc.pid });
   }
   // Ratios are taken within a round (hoot against the bare and peer runs of the same round) and the median round
   // is reported, so a burst of load from elsewhere on the machine moves one round, not the table.
