@@ -4,6 +4,8 @@
  * - a row never holds content: an actor (kind and pk), an action, a player pk and the request's id;
  * - rows are written in the same transaction as the change they record (a consent change, an erasure, a
  *   deletion), so a change without its row, or a row without its change, cannot be;
+ * - a read's row (`player.read`) is group-committed with the rows of concurrent reads (batch.ts): the response
+ *   waits until its own row has committed, as with a row of its own, for a fraction of the cost;
  * - rows outlive the player they name (no foreign key) and are listed only to the player's team, newest first;
  * - rows older than HOOT_AUDIT_RETENTION_DAYS are purged with the conversations, so the table cannot grow without
  *   end however often a player is read.
