@@ -4,8 +4,9 @@
  * queued during a flush goes in the next, the queue is bounded, and a failed batch writes none of its rows.
  */
 import { expect, it } from "bun:test";
-import { createGroupCommit } from "../../../src/audit/batch.ts";
+import { AUDIT_QUEUE_ROWS, createGroupCommit } from "../../../src/audit/batch.ts";
 import type { NewAuditRow } from "../../../src/audit/repo.ts";
+import { auditRead } from "../../../src/audit/service.ts";
 import { contract, player, teamWithDeveloper, unique } from "./harness.ts";
 
 contract("audit group commit", ({ store }) => {
@@ -83,5 +84,18 @@ contract("audit group commit", ({ store }) => {
     expect(await listed(teamId)).toEqual([]);
     expect((await group.write(row(teamId, kid.id))!).kind).toBe("written");
     expect(await listed(teamId)).toHaveLength(1);
+  });
+
+  it("writes a read's row on its own when the queue is full, so every read still gets exactly one row", async () => {
+    const { teamId } = await teamWithDeveloper(store());
+    const kid = await player(store(), teamId);
+    const errors: unknown[] = [];
+    const deps = { store: store(), config: { dbLockTimeoutMs: 1000 }, logger: { error: (...args: unknown[]) => void errors.push(args) } };
+    const ids = Array.from({ length: AUDIT_QUEUE_ROWS + 3 }, (_, i) => `flood-${i}`);
+    // All issued before the first flush can run: the last three find the queue full.
+    await Promise.all(ids.map((id) => auditRead(deps, teamId, { actor: { kind: "developer", pk: 3 }, requestId: id }, "player.read", kid.id)));
+    const rows = await store().audit.list(teamId, { before: 0, limit: AUDIT_QUEUE_ROWS + 10 });
+    expect(rows.map((r) => r.requestId).sort()).toEqual([...ids].sort());
+    expect(errors).toEqual([]);
   });
 });
