@@ -5,6 +5,10 @@
  *   authenticated GET /api/players/{pk}  >= 0.50 of bare and >= 3x the peer
  *   POST /api/auth/login (developer form; player form) >= 0.30 of bare and >= 3x the peer
  *   POST /api/players                    >= 0.20 of bare
+ * plus GET /api/players?limit=1 with the same token, a read that writes no audit row, beside the audited GET.
+ * BENCH_COMPARE="label=/other/checkout/src/main.ts,…" runs other builds of hoot (another commit, exported with
+ * `git archive`) in the same run, each with the same four paths interleaved with this one's: a before/after
+ * against the same bare baseline, round by round.
  * Settings: BENCH_ROUNDS (3), BENCH_SECONDS (2 per target per round), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (64), BENCH_WRK_THREADS (one per load core), BENCH_SERVER_CPUS / BENCH_LOAD_CPUS
  * (machine.ts), BENCH_NO_PEER=1 (skip the peer). hoot runs with HOOT_LOG_LEVEL=warn (no per-request log line).
@@ -24,6 +28,11 @@ const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 2)));
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
 const WARMUP = Math.max(0, Math.round(Number(process.env.BENCH_WARMUP_SECONDS ?? 1)));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const LIST = "GET /api/players?limit=1 (no audit row)";
+const COMPARE = (process.env.BENCH_COMPARE ?? "")
+  .split(",")
+  .filter((part) => part.includes("="))
+  .map((part) => ({ label: part.slice(0, part.indexOf("=")).trim(), main: part.slice(part.indexOf("=") + 1).trim() }));
 
 requireWrk("bench:http");
 const plan = cpuPlan();
@@ -61,12 +70,27 @@ try {
     peerTargets = await apiTargets("peer", peer.url, join(peerDir, "dev-credentials.json"));
   }
   const hootTargets = await apiTargets("hoot", hoot.url, join(hootDir, "data/dev-credentials.json"));
+  const others: { targets: ApiTargets; pid: number }[] = [];
+  for (const other of COMPARE) {
+    const otherDir = sub(`hoot-${others.length}`);
+    const server = await spawnServer(
+      otherDir,
+      { HOOT_LOG_LEVEL: "warn", HOOT_LOGIN_FAILURES_PER_MINUTE: "100000" },
+      pinned(plan.server, [process.execPath, other.main]),
+    );
+    servers.push(server);
+    others.push({ targets: await apiTargets(`hoot ${other.label}`, server.url, join(otherDir, "data/dev-credentials.json")), pid: server.proc.pid });
+  }
 
   // hoot and the peer alternate, so a change in the machine's load touches both alike.
   const targets: WrkTarget[] = [{ name: "bare hello", server: "bare", url: hello.url, path: "/", method: "GET", headers: {}, pid: hello.proc.pid }];
   for (const key of ["get", "loginDeveloper", "loginPlayer", "createPlayer"] as const) {
     targets.push({ ...hootTargets[key], pid: hoot.proc.pid });
     if (peerTargets && peerPid !== null) targets.push({ ...peerTargets[key], pid: peerPid });
+    // The same token on a read that writes no audit row (one player's page of the list): what the GET's
+    // `player.read` row costs is the difference (PROTOCOL.md section 8).
+    if (key === "get") targets.push({ ...hootTargets.get, name: LIST, path: "/api/players?limit=1", pid: hoot.proc.pid });
+    for (const other of others) targets.push({ ...other.targets[key], pid: other.pid });
   }
   // Ratios are taken within a round (hoot against the bare and peer runs of the same round) and the median round
   // is reported, so a burst of load from elsewhere on the machine moves one round, not the table.
@@ -93,7 +117,7 @@ try {
     }
     return {
       target: target.name,
-      server: target.server === "bare" ? "Bun.serve" : target.server === "hoot" ? "hoot" : "fastify peer",
+      server: target.server === "bare" ? "Bun.serve" : target.server.startsWith("hoot") ? target.server : "fastify peer",
       "req/s": Math.round(median(mine.map((r) => r.rps))),
       "p50 ms": ms(median(mine.map((r) => r.p50))),
       "p99 ms": ms(median(mine.map((r) => r.p99))),

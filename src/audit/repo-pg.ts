@@ -19,6 +19,13 @@ export function pgAuditRepo(db: PgDb): AuditRepo {
         r.requestId,
       ]);
     },
+    // One multi-row INSERT (one statement, so all rows or none); batch.ts keeps it under PostgreSQL's 65,535 parameters.
+    async insertMany(rows) {
+      if (rows.length === 0) return;
+      const values = rows.map((_, i) => `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6})`);
+      const params = rows.flatMap((r) => [r.teamId, r.actorKind, r.actorPk, r.action, r.playerId, r.requestId]);
+      await execute(db, `INSERT INTO audit (team_id, actor_kind, actor_pk, action, player_id, request_id) VALUES ${values.join(", ")}`, params);
+    },
     list: async (teamId, options) => {
       const where: SQL[] = [eq(audit.teamId, teamId)];
       if (options.before > 0) where.push(lt(audit.id, options.before));

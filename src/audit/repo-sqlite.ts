@@ -3,13 +3,24 @@ import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { audit } from "../db/schema.ts";
+import { irrelevant } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { AuditRepo, NewAuditRow } from "./repo.ts";
 
 /** The audit trail on SQLite. */
 export function sqliteAuditRepo(db: Db): Synchronous<AuditRepo> {
+  // Audit rows are never read through the read cache, so writing them does not empty it (read-cache.ts).
+  // bun:sqlite's transaction is a plain BEGIN: a busy database fails the first insert after the connection's
+  // short busy timeout, as a single insert would, and nothing is written.
+  const insertAll = db.$client.transaction((rows: NewAuditRow[]) => {
+    const statement = insertStatement(db);
+    for (const row of rows) statement.run(row);
+  });
   return {
-    insert: (row) => void insertStatement(db).run(row),
+    insert: (row) => void irrelevant(db, () => insertStatement(db).run(row)),
+    insertMany: (rows) => {
+      if (rows.length > 0) irrelevant(db, () => insertAll(rows));
+    },
     list: (teamId, options) => {
       const where: SQL[] = [eq(audit.teamId, teamId)];
       if (options.before > 0) where.push(lt(audit.id, options.before));

@@ -21,6 +21,8 @@ export type NewAuditRow = {
 export interface AuditRepo {
   /** Writes one row (one prepared statement). */
   insert(row: NewAuditRow): Promise<void>;
+  /** Writes the rows in one transaction of their own (all or none): the group commit of reads' rows (batch.ts). */
+  insertMany(rows: NewAuditRow[]): Promise<void>;
   /** Up to `limit` rows of a team, newest first, below id `before` (0: from the newest), optionally of one player. */
   list(teamId: number, options: { before: number; limit: number; playerId?: number }): Promise<AuditRow[]>;
   /**

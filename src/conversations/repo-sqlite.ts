@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { conversationMessages } from "../db/schema.ts";
+import { irrelevant } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { ConversationRepo, Role, StoredRow } from "./repo.ts";
 
@@ -17,14 +18,16 @@ export function sqliteConversationRepo(db: Db): Synchronous<ConversationRepo> {
     const update = sealStatement(db);
     for (const row of rows) update.run(row.sealed, row.id);
   });
+  // Conversation messages are never read through the read cache, so a turn's history write does not empty it
+  // (read-cache.ts); deletions stay outside the bracket (they go with a player's deletion or erasure).
   return {
     newest: (playerId, limit) => newest(db).all({ playerId, limit }),
     ofPlayer: (playerId, after, limit) => ofPlayer(db).all({ playerId, after, limit }),
     append: (playerId, messages) => {
-      if (messages.length > 0) appendAll(playerId, messages);
+      if (messages.length > 0) irrelevant(db, () => appendAll(playerId, messages));
     },
     replaceMessage: (playerId, id, role, sealed) =>
-      (sealed === null ? deleteMessage(db).run(id, playerId, role) : replaceMessage(db).run(sealed, id, playerId, role)).changes > 0,
+      irrelevant(db, () => (sealed === null ? deleteMessage(db).run(id, playerId, role) : replaceMessage(db).run(sealed, id, playerId, role)).changes > 0),
     playersBefore: (cutoffMs) => playersBefore(db).all(cutoffMs),
     // bun:sqlite reports the count without loading the deleted rows.
     deleteBefore: (cutoffMs) => purgeStatement(db).run(cutoffMs).changes,

@@ -3,13 +3,15 @@ import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { safetyIncidents } from "../db/schema.ts";
+import { irrelevant } from "../db/sqlite/read-cache.ts";
 import type { Synchronous } from "../db/store.ts";
 import type { IncidentRepo, NewIncident } from "./repo.ts";
 
 /** Safety incidents on SQLite. */
 export function sqliteIncidentRepo(db: Db): Synchronous<IncidentRepo> {
+  // Incidents are never read through the read cache, so recording one does not empty it (read-cache.ts).
   return {
-    insert: (incident) => void insertStatement(db).run(incident),
+    insert: (incident) => void irrelevant(db, () => insertStatement(db).run(incident)),
     list: (teamId, options) => {
       const where: SQL[] = [eq(safetyIncidents.teamId, teamId)];
       if (options.before > 0) where.push(lt(safetyIncidents.id, options.before));
@@ -23,7 +25,7 @@ export function sqliteIncidentRepo(db: Db): Synchronous<IncidentRepo> {
         .all();
     },
     deleteOfPlayer: (playerId) => void deleteOfPlayer(db).run({ playerId }),
-    addRepeats: (playerId, count) => void addRepeats(db).run({ playerId, count }),
+    addRepeats: (playerId, count) => void irrelevant(db, () => addRepeats(db).run({ playerId, count })),
     deleteBefore: (before) => deleteBefore(db).run({ before }).changes,
   };
 }

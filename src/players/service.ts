@@ -51,7 +51,10 @@ export async function listTeamPlayers(deps: PlayerNeeds, teamId: number, after: 
   return { players: page.map((p) => ({ pk: p.id, federated_id: federatedId(deps, p) })), next };
 }
 
-/** The team's player `id`, or 404; audited as `player.read` when a context is given (GET /api/players/{pk}). */
+/**
+ * The team's player `id`, or 404; audited as `player.read` when a context is given (GET /api/players/{pk}): the
+ * row is group-committed with concurrent reads' rows, and this resolves once it has committed (src/audit/batch.ts).
+ */
 export async function getPlayer(deps: PlayerNeeds, teamId: number, id: number, context?: AuditContext): Promise<PlayerBody> {
   const player = await deps.store.players.findInTeam(teamId, id);
   if (!player) throw new NotFound("player");
