@@ -11,14 +11,7 @@ import type { PlayerRepo } from "./repo.ts";
 export function sqlitePlayerRepo(db: Db): Synchronous<PlayerRepo> {
   return {
     insert: (values) => insertStatement(db).get(values)!,
-    list: (teamId, after, limit) =>
-      db
-        .select()
-        .from(players)
-        .where(and(eq(players.teamId, teamId), gt(players.id, after)))
-        .orderBy(asc(players.id))
-        .limit(limit)
-        .all(),
+    list: (teamId, after, limit) => listStatement(db).all({ teamId, after, limit }),
     // GET /api/players/{pk} and the token checks below: answered from the read cache while the database has not changed.
     findInTeam: (teamId, id) =>
       readCache(db).read(`p:${teamId}:${id}`, () => {
@@ -65,6 +58,16 @@ export function sqlitePlayerRepo(db: Db): Synchronous<PlayerRepo> {
     delete: (teamId, id) => deleteStatement(db).run({ id, teamId }).changes > 0,
   };
 }
+
+const listStatement = prepared((db) =>
+  db
+    .select()
+    .from(players)
+    .where(and(eq(players.teamId, sql.placeholder("teamId")), gt(players.id, sql.placeholder("after"))))
+    .orderBy(asc(players.id))
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
 
 const insertStatement = prepared((db) =>
   db
