@@ -102,3 +102,33 @@ describe("the rule prefilter's requirements", () => {
     expect([...index.always]).toEqual([2]);
   });
 });
+
+describe("a model sentence normalised once", () => {
+  const pairs: [string, string][] = [
+    ["we spelt k i", "l l it"],
+    ["look at my", "id card please"],
+    ["I'd say so", "id rather not"],
+    ["ΑΣ", "Σα"],
+    ["e", "\u0301 accent"],
+    ["trailing space\u00a0", " leading"],
+    ["it's", "'quoted'"],
+    ["k.i.l.l", "m.e"],
+    ["f", "u c k"],
+    ["u", "r a loser"],
+    ["", "alone"],
+  ];
+
+  it("gives the joint text exactly the views it would get alone, whatever sits at the join", () => {
+    const corpus = sample.filter((l) => l.direction === "output").map((l) => l.text);
+    const all: [string, string][] = [...pairs, ...corpus.slice(1).map((t, i): [string, string] => [corpus[i] as string, t])];
+    const differences: string[] = [];
+    for (const [a, b] of all) {
+      views(a, true);
+      views(b, true);
+      const joint = `${a} ${b}`;
+      if (JSON.stringify(views(joint, true)) !== JSON.stringify(views(joint))) differences.push(joint);
+    }
+    expect(all.length).toBeGreaterThan(500);
+    expect(differences).toEqual([]);
+  });
+});

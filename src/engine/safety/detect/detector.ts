@@ -142,7 +142,8 @@ function obscene(text: string): Finding[] {
 }
 
 function run(text: string, direction: Direction, terms: TermMatchers, depth: number, useModel: boolean): Finding[] {
-  const v = views(text);
+  // A model sentence's tokens are kept for the joint check with the next one (normalize.ts).
+  const v = views(text, direction === "output" && depth === 0);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
   const fired = hits(direction, v, masked, terms);
