@@ -217,7 +217,7 @@ export class RuleIndex {
   /** Per literal: the rules for which it is one of the cheapest anchors. */
   private readonly triggers: number[][] = [];
   /** The automaton as a full transition table (state x symbol) and, per state, the literals that end there. */
-  private readonly next: Uint32Array;
+  private readonly next: Uint16Array | Uint32Array;
   private readonly out: number[][];
   /** Scan stamps: which literals and rules the text being scanned touched (nothing is cleared between scans). */
   private readonly seenLiteral: Uint32Array;
@@ -267,7 +267,8 @@ export class RuleIndex {
       else for (const a of anchors(need) ?? []) this.triggers[literal(a)]?.push(rule);
     });
     // Breadth first: each state's missing moves and its outputs come from its failure state, already complete.
-    this.next = new Uint32Array(trie.length * SYMBOLS);
+    // ~7,700 states x 38 symbols: 16 bits a move while the states fit (0.6 MB a direction).
+    this.next = trie.length <= 0xffff ? new Uint16Array(trie.length * SYMBOLS) : new Uint32Array(trie.length * SYMBOLS);
     this.out = ends.map((e) => [...e]);
     const fail = new Uint32Array(trie.length);
     const queue: number[] = [];
