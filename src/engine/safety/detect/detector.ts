@@ -13,6 +13,7 @@ import { CATEGORIES, type Category, type Direction, FIXED_CATEGORIES, type Findi
 import { decodeHidden } from "./encoded.ts";
 import { ADVISORY_RULES, classify } from "./model/classifier.ts";
 import { views, visible } from "./normalize.ts";
+import { mayBeObscene } from "./obscenity-gate.ts";
 import { RuleIndex } from "./prefilter.ts";
 import { DRUG_RULES } from "./rules/drugs.ts";
 import { HATE_RULES } from "./rules/hate.ts";
@@ -48,7 +49,7 @@ const BY_DIRECTION: Record<Direction, readonly Rule[]> = {
 const INDEX: Partial<Record<Direction, RuleIndex>> = {};
 const index = (direction: Direction): RuleIndex => (INDEX[direction] ??= new RuleIndex(BY_DIRECTION[direction].map((r) => r.test)));
 
-/** Set to false to run every rule on every text (the tests compare both ways). */
+/** Set to false to run every rule and obscenity's matcher on every text (the tests compare both ways). */
 export const prefilter = { enabled: true };
 
 /** Team terms compiled once per policy. */
@@ -129,13 +130,20 @@ function hits(direction: Direction, v: { canon: string; clean: string }, masked:
   const fired: Finding[] = [];
   runRules(direction, v.canon, v.clean, masked, fired);
   const maskedClean = terms.allowed ? masked : v.clean;
-  fired.push(...obscenityFindings(maskedClean));
-  if (v.canon !== maskedClean) fired.push(...obscenityFindings(masked));
+  // obscenity runs once per distinct view, and only where its words can be (obscenity-gate.ts): both are exact.
+  const first = obscene(maskedClean);
+  fired.push(...first);
+  if (v.canon !== maskedClean) fired.push(...(masked === maskedClean ? first : obscene(masked)));
   return fired;
 }
 
+function obscene(text: string): Finding[] {
+  return !prefilter.enabled || mayBeObscene(text) ? obscenityFindings(text) : [];
+}
+
 function run(text: string, direction: Direction, terms: TermMatchers, depth: number, useModel: boolean): Finding[] {
-  const v = views(text);
+  // A model sentence's tokens are kept for the joint check with the next one (normalize.ts).
+  const v = views(text, direction === "output" && depth === 0);
   const masked = terms.allowed ? v.canon.replace(terms.allowed, " ") : v.canon;
   const out = new Map<Category, Finding>();
   const fired = hits(direction, v, masked, terms);

@@ -151,6 +151,7 @@ export function isKnownWord(word: string): boolean {
 /** Adds the words rules are written with, so squeezed or leet spellings can be resolved to them. */
 export function addVocabulary(words: Iterable<string>): void {
   for (const w of words) if (w.length >= 2) vocabulary.add(w);
+  recent.clear();
 }
 
 /** Words of the chat table's outputs and of the rules are known; the rest are left alone unless they fuzz. */
@@ -318,38 +319,80 @@ function idReading(prev: string | undefined, next: string | undefined): string {
   return (prev !== undefined && ID_BEFORE.has(prev)) || (next !== undefined && ID_AFTER.has(next)) ? "id" : "i would";
 }
 
-/**
- * Builds the views of a text.
- * @example views("I wanna k1lll mysellf").canon // " i want to kill myself "
- */
-export function views(text: string): TextViews {
+/** A text cleaned and cut into the words the canonical view is resolved from (single letters not yet joined). */
+interface Tokens {
+  clean: string;
+  tokens: string[];
+}
+
+function tokenize(text: string): Tokens {
   const c = clean(text);
-  const words: string[] = [];
-  let singles: string[] = [];
-  const push = (word: string): void => {
-    if (word.length === 1 && /[a-z]/.test(word)) {
-      singles.push(word);
-      return;
-    }
-    resolveSingles(singles, words);
-    singles = [];
-    if (word) words.push(word === "id" ? ID_MARK : canonicalWord(word));
-  };
+  const tokens: string[] = [];
   for (const rawChunk of c.replace(/['’`]/g, "").split(/\s+/)) {
     const chunk = rawChunk.replace(OUTER_PUNCT_START, "").replace(OUTER_PUNCT_END, "").replace(/\*+/g, "");
     if (chunk === "") continue;
     if (SPELT_OUT.test(chunk)) {
-      push(chunk.replace(/[.\-_*]/g, ""));
+      tokens.push(chunk.replace(/[.\-_*]/g, ""));
       continue;
     }
     for (const sub of chunk.split(SUBTOKEN)) {
       if (sub === "") continue;
       const chosen = pickSpelling(sub);
-      for (const w of chosen.split(/[^a-z0-9]+/)) if (w) push(w);
+      for (const w of chosen.split(/[^a-z0-9]+/)) if (w) tokens.push(w);
     }
+  }
+  return { clean: c, tokens };
+}
+
+/** Joins runs of single letters, resolves each word to its canonical spelling and reads "id" by its neighbours. */
+function resolve(c: string, tokens: readonly string[]): TextViews {
+  const words: string[] = [];
+  let singles: string[] = [];
+  for (const word of tokens) {
+    if (word.length === 1 && /[a-z]/.test(word)) {
+      singles.push(word);
+      continue;
+    }
+    resolveSingles(singles, words);
+    singles = [];
+    words.push(word === "id" ? ID_MARK : canonicalWord(word));
   }
   resolveSingles(singles, words);
   for (let i = 0; i < words.length; i++) if (words[i] === ID_MARK) words[i] = idReading(words[i - 1], words[i + 1]);
   const canon = ` ${words.join(" ")} `.replace(/ {2,}/g, " ");
   return { clean: c, canon, compact: canon.replace(/ /g, "") };
+}
+
+/**
+ * The last model sentences tokenised, so the output gate's joint check of "<previous> <sentence>" (output-gate.ts)
+ * cleans and cuts neither part again. Exact: cleaning works character by character and a space is a normalisation
+ * boundary (NFKC composes nothing with it), so clean(a + " " + b) is clean(a) + " " + clean(b); the text is cut
+ * at white space, so the tokens of a + " " + b are a's then b's; everything that reads neighbouring words (joining
+ * single letters, "id") runs again on the joined tokens. Only output sentences are kept (never a child's message),
+ * at most RECENT_MAX, dropped when the vocabulary grows (a token's spelling depends on it).
+ */
+const recent = new Map<string, Tokens>();
+const RECENT_MAX = 64;
+
+function remembered(text: string): Tokens {
+  const own = recent.get(text);
+  if (own !== undefined) return own;
+  for (const [first, head] of recent) {
+    if (text.length <= first.length + 1 || text.charCodeAt(first.length) !== 32 || !text.startsWith(first)) continue;
+    const tail = recent.get(text.slice(first.length + 1));
+    if (tail !== undefined) return { clean: `${head.clean} ${tail.clean}`, tokens: [...head.tokens, ...tail.tokens] };
+  }
+  const made = tokenize(text);
+  recent.set(text, made);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  return made;
+}
+
+/**
+ * Builds the views of a text; `sentence` marks a model sentence, whose tokens are kept for the joint check.
+ * @example views("I wanna k1lll mysellf").canon // " i want to kill myself "
+ */
+export function views(text: string, sentence = false): TextViews {
+  const t = sentence ? remembered(text) : tokenize(text);
+  return resolve(t.clean, t.tokens);
 }

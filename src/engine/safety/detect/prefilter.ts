@@ -1,9 +1,12 @@
 /**
  * A prefilter that keeps the rules fast: most rules cannot match most texts, and one scan finds which might.
  *
- * For each rule's regex we derive anchors: literal strings (2+ characters) such that every match of the regex
- * contains at least one of them. All anchors of all rules go into one Aho-Corasick automaton; a text is scanned
- * once, and only rules with an anchor in it are run (rules with no usable anchor always run).
+ * For each rule's regex we derive what every match must contain (requirementOf): the literal strings (2+
+ * characters) of the parts every match passes through, all of a sequence's and any of a group's alternatives
+ * ("kill ?(?:myself|yourself)" needs "kill" and one of "myself", "yourself"). Every literal of every rule goes
+ * into one Aho-Corasick automaton; a text is scanned once, and only rules whose requirement holds are run (rules
+ * with no usable literal always run). Until issue 26 a rule was run when any one set of its anchors occurred
+ * ("kill" alone): most model sentences hold "you", so a third of the output rules ran on every one.
  *
  * Rules it keeps:
  * - it is exact, never a guess: an anchor is taken only from parts every match must pass through (not from
@@ -14,6 +17,12 @@
 
 type Anchors = string[] | null;
 
+/**
+ * What every match of a regex must contain: a literal, all of some requirements (the parts of a sequence), or
+ * any of some (the alternatives of a group). `null` is "nothing known": the regex may match anything.
+ */
+export type Requirement = string | { all: Requirement[] } | { any: Requirement[] };
+
 interface Parser {
   src: string;
   i: number;
@@ -21,8 +30,12 @@ interface Parser {
 
 const MIN = 2;
 
-/** Anchors of a whole regex source: every top-level alternative must have some, else null. */
-export function anchorsOf(re: RegExp): Anchors {
+/**
+ * What every match of a regex must contain, or null when nothing is known (flags it cannot reason about, syntax
+ * it does not parse, an alternative with no literal part).
+ * @example requirementOf(/\bkill ?myself\b/) // { all: ["kill", "myself"] }
+ */
+export function requirementOf(re: RegExp): Requirement | null {
   if (re.flags.includes("i")) return null;
   const p: Parser = { src: re.source, i: 0 };
   try {
@@ -33,41 +46,68 @@ export function anchorsOf(re: RegExp): Anchors {
   }
 }
 
-/** alternation := sequence ("|" sequence)*; anchors = union, null if any alternative has none. */
-function alternation(p: Parser): Anchors {
-  const out = new Set<string>();
+/** Anchors of a whole regex source: every top-level alternative must have some, else null. */
+export function anchorsOf(re: RegExp): Anchors {
+  const r = requirementOf(re);
+  return r === null ? null : anchors(r);
+}
+
+/** One set of literals of which every match contains at least one (the cheapest such set the requirement offers). */
+function anchors(r: Requirement): Anchors {
+  if (typeof r === "string") return [r];
+  if ("any" in r) {
+    const out = new Set<string>();
+    for (const c of r.any) {
+      const a = anchors(c);
+      if (a === null) return null;
+      for (const s of a) out.add(s);
+    }
+    return [...out];
+  }
+  const candidates = r.all.map(anchors).filter((a): a is string[] => a !== null);
+  if (candidates.length === 0) return null;
+  // Fewest strings first (cheapest and most selective), then the longest shortest string.
+  candidates.sort((a, b) => a.length - b.length || Math.min(...b.map((s) => s.length)) - Math.min(...a.map((s) => s.length)));
+  return candidates[0] as string[];
+}
+
+/** alternation := sequence ("|" sequence)*; every alternative must have a requirement, else null. */
+function alternation(p: Parser): Requirement | null {
+  const out: Requirement[] = [];
   let ok = true;
   for (;;) {
     const a = sequence(p);
     if (a === null) ok = false;
-    else for (const s of a) out.add(s);
+    else out.push(a);
     if (p.src[p.i] === "|") {
       p.i++;
       continue;
     }
-    return ok ? [...out] : null;
+    if (!ok) return null;
+    return out.length === 1 ? (out[0] as Requirement) : { any: out };
   }
 }
 
 interface Item {
   /** A literal character (or null for anything else). */
   ch: string | null;
-  /** Anchors of a group that must match (null when it has none or may be skipped). */
-  group: Anchors;
+  /** What a group must contain (null when nothing is known). */
+  group: Requirement | null;
   /** Whether the item must match at least once. */
   required: boolean;
   /** Whether the item may repeat (ends a literal run after its first character). */
   repeats: boolean;
 }
 
-/** sequence := item*; the best anchor set among its required literal runs and required groups. */
-function sequence(p: Parser): Anchors {
+/** sequence := item*; all of its required literal runs and required groups' requirements. */
+function sequence(p: Parser): Requirement | null {
   const items: Item[] = [];
   while (p.i < p.src.length && p.src[p.i] !== "|" && p.src[p.i] !== ")") items.push(item(p));
-  const candidates: string[][] = [];
+  const parts: Requirement[] = [];
   let run = "";
   const flush = (): void => {
-    if (run.length >= MIN) candidates.push([run]);
+    // A run of two spaces is not taken: masking a team's allowed term leaves spaces the scanned (unmasked) view lacks.
+    if (run.length >= MIN && !run.includes("  ")) parts.push(run);
     run = "";
   };
   for (const it of items) {
@@ -77,19 +117,17 @@ function sequence(p: Parser): Anchors {
       continue;
     }
     flush();
-    if (it.group && it.required) candidates.push(it.group);
+    if (it.group !== null && it.required) parts.push(it.group);
   }
   flush();
-  if (candidates.length === 0) return null;
-  // Fewest strings first (cheapest and most selective), then the longest shortest string.
-  candidates.sort((a, b) => a.length - b.length || Math.min(...b.map((s) => s.length)) - Math.min(...a.map((s) => s.length)));
-  return candidates[0] as string[];
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? (parts[0] as Requirement) : { all: parts };
 }
 
 function item(p: Parser): Item {
   const c = p.src[p.i] as string;
   let ch: string | null = null;
-  let group: Anchors = null;
+  let group: Requirement | null = null;
   let lookaround = false;
   if (c === "(") {
     p.i++;
@@ -140,69 +178,166 @@ function quantifier(p: Parser): { min: number; max: number } {
 }
 
 /**
- * Aho-Corasick over every rule's anchors: one pass over a text tells which rules can possibly match it.
- * @example new RuleIndex([/\bkill ?myself\b/]).candidates(" i want to kill myself ").has(0) // true
+ * A requirement in two levels, over sets of literals: any of the alternatives, each all of its parts, each part a
+ * set of literals of which the text must hold one (the part's anchors). Deeper structure is flattened into the
+ * sets, which keeps the check cheap and still only asks for what every match contains.
+ */
+type Compiled = number[][];
+
+/** The two levels of a requirement: alternatives of parts. */
+function levels(r: Requirement): Requirement[][] {
+  const alternatives = typeof r !== "string" && "any" in r ? r.any : [r];
+  return alternatives.map((a) => (typeof a !== "string" && "all" in a ? a.all : [a]));
+}
+
+/**
+ * The automaton's alphabet: the canonical view's characters (a-z, 0-9, space) and one symbol for every other
+ * character. Two other characters look alike to the automaton, so it may find a literal that is not there (the
+ * rule then runs, as it would without a prefilter) but never misses one that is.
+ */
+const SYMBOLS = 38;
+const SYMBOL = new Uint8Array(128);
+for (let c = 0; c < 26; c++) SYMBOL[97 + c] = 1 + c;
+for (let c = 0; c < 10; c++) SYMBOL[48 + c] = 27 + c;
+SYMBOL[32] = 37;
+const symbolOf = (code: number): number => (code < 128 ? (SYMBOL[code] as number) : 0);
+
+/**
+ * Aho-Corasick over every literal of every rule's requirement: one pass over a text tells which literals occur,
+ * and a rule is a candidate when its requirement holds (all the parts of a sequence, any alternative of a group).
+ * A rule's requirement is only evaluated once one of its cheapest anchors (anchorsOf) is seen.
+ * @example new RuleIndex([/\bkill ?(?:myself|yourself)\b/]).candidates(" i want to kill time ").has(0) // false
  */
 export class RuleIndex {
-  private readonly goto: Map<string, number>[] = [new Map()];
-  private readonly fail: number[] = [0];
-  private readonly out: number[][] = [[]];
+  private readonly literals = new Map<string, number>();
+  /** Per literal: the sets (parts of requirements) it belongs to. */
+  private readonly inSets: number[][] = [];
+  private sets = 0;
+  private readonly needs: (Compiled | null)[] = [];
+  /** Per literal: the rules for which it is one of the cheapest anchors. */
+  private readonly triggers: number[][] = [];
+  /** The automaton as a full transition table (state x symbol) and, per state, the literals that end there. */
+  private readonly next: Uint16Array | Uint32Array;
+  private readonly out: number[][];
+  /** Scan stamps: which literals and rules the text being scanned touched (nothing is cleared between scans). */
+  private readonly seenLiteral: Uint32Array;
+  private readonly seenRule: Uint32Array;
+  private readonly seenSet: Uint32Array;
+  private scan = 0;
   /** Rules that have no anchors and always run. */
   readonly always = new Set<number>();
 
   constructor(patterns: readonly RegExp[]) {
+    const trie: Map<number, number>[] = [new Map()];
+    const ends: number[][] = [[]];
+    const literal = (word: string): number => {
+      let id = this.literals.get(word);
+      if (id !== undefined) return id;
+      id = this.literals.size;
+      this.literals.set(word, id);
+      this.triggers.push([]);
+      this.inSets.push([]);
+      let state = 0;
+      for (let i = 0; i < word.length; i++) {
+        const sym = symbolOf(word.charCodeAt(i));
+        let to = trie[state]?.get(sym);
+        if (to === undefined) {
+          to = trie.length;
+          trie.push(new Map());
+          ends.push([]);
+          trie[state]?.set(sym, to);
+        }
+        state = to;
+      }
+      ends[state]?.push(id);
+      return id;
+    };
+    const compile = (r: Requirement): Compiled =>
+      levels(r).map((parts) =>
+        parts.map((part) => {
+          const set = this.sets++;
+          for (const a of anchors(part) ?? []) this.inSets[literal(a)]?.push(set);
+          return set;
+        }),
+      );
     patterns.forEach((re, rule) => {
-      const anchors = anchorsOf(re);
-      if (anchors === null || anchors.length === 0) {
-        this.always.add(rule);
-        return;
-      }
-      for (const a of anchors) this.add(a, rule);
+      const need = requirementOf(re);
+      this.needs.push(need === null ? null : compile(need));
+      if (need === null) this.always.add(rule);
+      else for (const a of anchors(need) ?? []) this.triggers[literal(a)]?.push(rule);
     });
-    this.link();
-  }
-
-  private add(word: string, rule: number): void {
-    let state = 0;
-    for (const ch of word) {
-      let next = this.goto[state]?.get(ch);
-      if (next === undefined) {
-        next = this.goto.length;
-        this.goto.push(new Map());
-        this.fail.push(0);
-        this.out.push([]);
-        this.goto[state]?.set(ch, next);
-      }
-      state = next;
-    }
-    this.out[state]?.push(rule);
-  }
-
-  private link(): void {
+    // Breadth first: each state's missing moves and its outputs come from its failure state, already complete.
+    // ~7,700 states x 38 symbols: 16 bits a move while the states fit (0.6 MB a direction).
+    this.next = trie.length <= 0xffff ? new Uint16Array(trie.length * SYMBOLS) : new Uint32Array(trie.length * SYMBOLS);
+    this.out = ends.map((e) => [...e]);
+    const fail = new Uint32Array(trie.length);
     const queue: number[] = [];
-    for (const next of this.goto[0]?.values() ?? []) queue.push(next);
-    while (queue.length > 0) {
-      const state = queue.shift() as number;
-      for (const [ch, next] of this.goto[state] ?? []) {
-        queue.push(next);
-        let f = this.fail[state] as number;
-        while (f !== 0 && !this.goto[f]?.has(ch)) f = this.fail[f] as number;
-        const target = this.goto[f]?.get(ch);
-        this.fail[next] = target !== undefined && target !== next ? target : 0;
-        this.out[next]?.push(...(this.out[this.fail[next] as number] ?? []));
-      }
+    for (const [sym, to] of trie[0] ?? []) {
+      this.next[sym] = to;
+      queue.push(to);
     }
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head] as number;
+      const f = fail[state] as number;
+      for (let sym = 0; sym < SYMBOLS; sym++) {
+        const to = trie[state]?.get(sym);
+        if (to === undefined) this.next[state * SYMBOLS + sym] = this.next[f * SYMBOLS + sym] as number;
+        else {
+          this.next[state * SYMBOLS + sym] = to;
+          fail[to] = state === 0 ? 0 : (this.next[f * SYMBOLS + sym] as number);
+          queue.push(to);
+        }
+      }
+      this.out[state]?.push(...(this.out[f] ?? []));
+    }
+    this.seenLiteral = new Uint32Array(this.literals.size);
+    this.seenSet = new Uint32Array(this.sets);
+    this.seenRule = new Uint32Array(patterns.length);
   }
 
-  /** Indexes of the rules whose anchors occur in `text` (rules in `always` are not included). */
-  candidates(text: string): Set<number> {
-    const found = new Set<number>();
-    let state = 0;
-    for (const ch of text) {
-      while (state !== 0 && !this.goto[state]?.has(ch)) state = this.fail[state] as number;
-      state = this.goto[state]?.get(ch) ?? 0;
-      for (const rule of this.out[state] ?? []) found.add(rule);
+  private holds(need: Compiled): boolean {
+    for (const parts of need) {
+      let all = true;
+      for (const set of parts) {
+        if (this.seenSet[set] !== this.scan) {
+          all = false;
+          break;
+        }
+      }
+      if (all) return true;
     }
+    return false;
+  }
+
+  /** Indexes of the rules whose requirement the literals in `text` meet (rules in `always` are not included). */
+  candidates(text: string): Set<number> {
+    if (++this.scan === 0xffffffff) {
+      this.seenLiteral.fill(0);
+      this.seenRule.fill(0);
+      this.seenSet.fill(0);
+      this.scan = 1;
+    }
+    const scan = this.scan;
+    const { next, out, triggers, seenLiteral, seenRule, inSets, seenSet } = this;
+    const triggered: number[] = [];
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      state = next[state * SYMBOLS + symbolOf(text.charCodeAt(i))] as number;
+      const ends = out[state] as number[];
+      for (let j = 0; j < ends.length; j++) {
+        const lit = ends[j] as number;
+        if (seenLiteral[lit] === scan) continue;
+        seenLiteral[lit] = scan;
+        for (const set of inSets[lit] as number[]) seenSet[set] = scan;
+        for (const rule of triggers[lit] as number[]) {
+          if (seenRule[rule] === scan) continue;
+          seenRule[rule] = scan;
+          triggered.push(rule);
+        }
+      }
+    }
+    const found = new Set<number>();
+    for (const rule of triggered) if (this.holds(this.needs[rule] as Compiled)) found.add(rule);
     return found;
   }
 }

@@ -76,7 +76,8 @@ export function classify(canon: string, direction: Direction, rules: readonly st
 function scores(canon: string, direction: Direction, rules: readonly string[] = []): number[] {
   const f = features(canon, direction, rules);
   // Sum the stored bytes per class, then scale once per class (not once per feature).
-  const bytes = new Array<number>(K).fill(0);
+  // Whole numbers (sums of signed bytes): exact in any order and in 32 bits.
+  const bytes = new Int32Array(K);
   for (const name of f) {
     const at = ROWS.get(name);
     if (at === undefined) continue;

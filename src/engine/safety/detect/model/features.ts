@@ -15,6 +15,7 @@
  *   r <rule>, rc <cat>   a rule that matched and its category: rules are evidence the model weighs, not verdicts
  */
 import type { Direction } from "../categories.ts";
+import { isKnownWord } from "../normalize.ts";
 import { concepts } from "./concepts.ts";
 
 const NEGATIONS = new Set([
@@ -38,6 +39,24 @@ const NEGATIONS = new Set([
 const SELF = new Set(["i", "im", "me", "my", "myself", "mine"]);
 
 /**
+ * A word's own features, `w` then its `c` grams, kept once built for the words the normaliser already knows (the
+ * rules' and the chat table's words): the same strings, without building them again, and no other word a child
+ * typed is kept.
+ */
+const OWN = new Map<string, readonly string[]>();
+const MAX_OWN = 20_000;
+
+function ownFeatures(w: string): readonly string[] {
+  const known = OWN.get(w);
+  if (known !== undefined) return known;
+  const own = [`w ${w}`];
+  const padded = `<${w}>`;
+  for (let j = 0; j + 4 <= padded.length; j++) own.push(`c ${padded.slice(j, j + 4)}`);
+  if (OWN.size < MAX_OWN && isKnownWord(w)) OWN.set(w, own);
+  return own;
+}
+
+/**
  * Distinct feature strings of one canonical text.
  * @example features(" i want to die ", "input", []) // ["d input", "w i", "b i want", "c <i>", "t i want to", ...]
  */
@@ -51,10 +70,10 @@ export function features(canon: string, direction: Direction, rules: readonly st
   let negated = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
-    out.add(`w ${w}`);
+    const own = ownFeatures(w);
+    out.add(own[0] as string);
     if (i + 1 < words.length) out.add(`b ${w} ${words[i + 1]}`);
-    const padded = `<${w}>`;
-    for (let j = 0; j + 4 <= padded.length; j++) out.add(`c ${padded.slice(j, j + 4)}`);
+    for (let j = 1; j < own.length; j++) out.add(own[j] as string);
     if (i + 2 < words.length) out.add(`t ${w} ${words[i + 1]} ${words[i + 2]}`);
     if (negated > 0) {
       out.add(`n ${w}`);
