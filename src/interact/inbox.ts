@@ -17,9 +17,9 @@ import type { SessionLimits, SessionState } from "./session-ports.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import type { RunningTurn } from "./turn.ts";
 
-/** What the inbox hands on and reports to its session. */
+/** What the inbox hands on and reports to its session (the interact session is its own owner: no closures per socket). */
 export interface InboxOwner {
-  state(): SessionState;
+  readonly state: SessionState;
   fail(code: FatalCode, error: string): void;
   /** Handles one message; `uncounted`: an add_audio chunk not yet counted as a message. */
   process(message: unknown, serverStart: number, uncounted: boolean): Promise<void>;
@@ -51,7 +51,7 @@ export class Inbox {
    */
   receive(message: unknown, counted = true): Promise<void> {
     const serverStart = nowMicros();
-    const state = this.owner.state();
+    const state = this.owner.state;
     if (state === "closed") return this.queue;
     const limit = this.limits.maxMessageBytes;
     if (byteLength(message) > limit) {

@@ -80,3 +80,17 @@ export async function transcribe(session: VoiceRequestSession, request: RequestO
     },
   );
 }
+
+/**
+ * `clear_audio`'s answer, after dropping the buffered audio (a session that never sent audio has none). Always
+ * succeeds, also on an empty buffer: the Unity SDK sends it before every turn and ends its conversation on any error.
+ */
+export function clearAudio(session: VoiceRequestSession | null, stamp: RequestStamp): ServerMessage {
+  session?.voice.clear();
+  return response("clear_audio", stamp, {});
+}
+
+/** What `check_turn` answers: false before any audio or speech. */
+export function isUserStillSpeaking(session: VoiceRequestSession | null): boolean {
+  return session?.voice.isUserStillSpeaking() ?? false;
+}
