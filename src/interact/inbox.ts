@@ -27,9 +27,14 @@ export interface InboxOwner {
   isAudio?(message: unknown): boolean;
 }
 
+/** One settled promise for every idle inbox (an idle socket holds no promise of its own). */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** The queue of one socket's messages and its per-minute count. */
 export class Inbox {
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = SETTLED;
+  /** Messages taken and not yet handled. */
+  private waiting = 0;
   private windowStart = Date.now();
   private windowCount = 0;
   private queuedAudio = 0;
@@ -63,11 +68,14 @@ export class Inbox {
     const audio = state !== "connected" && (this.owner.isAudio ?? isAudioChunk)(parsed) && this.queuedAudio < this.limits.queuedAudioChunks;
     if (!audio && counted && !this.count()) return this.queue;
     if (audio) this.queuedAudio++;
+    this.waiting++;
     this.queue = this.queue.then(async () => {
       try {
         await this.owner.process(parsed, serverStart, audio);
       } finally {
         if (audio) this.queuedAudio--;
+        // The last message handled: the socket goes back to the shared settled promise.
+        if (--this.waiting === 0) this.queue = SETTLED;
       }
     });
     return this.queue;
