@@ -4,7 +4,8 @@
  * up by a hash of its JSON text; when a live one with the same text exists, the session keeps that one instead.
  *
  * Rules it keeps:
- * - a shared configuration is frozen, to any depth, so no session can change what another one holds;
+ * - a shared configuration is a frozen copy, to any depth, so no session can change what another one holds (the
+ *   copy is read back from the JSON text, so nothing the caller holds, such as a request's arrays, is frozen);
  * - the table holds its configurations weakly (a configuration no session holds any more is collected, and its
  *   entry goes with it) and at most MAX_SHARED entries (the oldest leaves first), so it cannot grow without bound;
  * - a hash match counts only when the JSON texts are equal, so a collision never hands one session another's
@@ -22,7 +23,7 @@ const collected = new FinalizationRegistry<number | bigint>((key) => {
 });
 
 /**
- * The configuration every session with this same configuration holds (frozen); `config` itself, frozen, when it is the first.
+ * The configuration every session with this same configuration holds: a frozen copy of the first one seen.
  * @example shareConfiguration(checked) === shareConfiguration(structuredClone(checked)) // true
  */
 export function shareConfiguration(config: SessionConfig): SessionConfig {
@@ -33,9 +34,10 @@ export function shareConfiguration(config: SessionConfig): SessionConfig {
   if (shared.size >= MAX_SHARED) shared.delete(shared.keys().next().value as number | bigint);
   // A re-set key moves to the end (the newest).
   shared.delete(key);
-  shared.set(key, new WeakRef(deepFreeze(config)));
-  collected.register(config, key);
-  return config;
+  const copy = deepFreeze(JSON.parse(text) as SessionConfig);
+  shared.set(key, new WeakRef(copy));
+  collected.register(copy, key);
+  return copy;
 }
 
 /** Configurations shared now (for tests and the benchmark). */

@@ -71,6 +71,15 @@ describe("idle sessions: a shared configuration stays each session's own", () =>
       (first as { prompt: string }).prompt = "changed";
     }).toThrow(TypeError);
   });
+
+  it("freezes a copy, never the caller's own objects", () => {
+    const mine = { prompt: "You are Ollie.", on_input: ["cats"], context: { player: { name: "Mia" } } } as unknown as SessionConfig;
+    const kept = shareConfiguration(mine);
+    expect(kept).toEqual(mine);
+    expect(Object.isFrozen(mine)).toBe(false);
+    (mine as unknown as { on_input: string[] }).on_input.push("dogs");
+    expect((kept as unknown as { on_input: string[] }).on_input).toEqual(["cats"]);
+  });
 });
 
 describe("idle sessions: every session's clocks in one queue", () => {
