@@ -1,8 +1,8 @@
 /**
  * How config.ts reads the environment: one typed reader per kind of value (string, whole number within bounds,
  * boolean, one of a list, a list of web origins), with defaults and bounds from the settings table, each noting a
- * bad value in the problems list instead of throwing, so every problem is reported at once; and the small parsers
- * it shares with config.ts.
+ * bad value in the problems list instead of throwing, so every problem is reported at once; the small parsers
+ * it shares with config.ts; and the readers of settings that go together (TLS files, the PostgreSQL database).
  */
 import { settingOf } from "./settings.ts";
 
@@ -124,4 +124,30 @@ export function readTls(env: Env, problems: string[]): TlsFiles | null {
   if (certFile === "" && keyFile === "") return null;
   if (certFile === "" || keyFile === "") problems.push("HOOT_TLS_CERT_FILE and HOOT_TLS_KEY_FILE go together: set both to serve TLS, or neither");
   return { certFile, keyFile };
+}
+
+/**
+ * HOOT_DATABASE_URL (PostgreSQL) and its pool. Every node of a deployment must share one secret key, so
+ * PostgreSQL needs HOOT_SECRET_KEY: a key generated into one node's data folder would lock the others out.
+ */
+export function readDatabaseSettings(read: Reader, problems: string[], secretKey: string | null) {
+  const url = read.string("HOOT_DATABASE_URL");
+  if (url) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = null;
+    }
+    // The value is never repeated: it may hold a password.
+    if (!parsed || (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") || !parsed.hostname) {
+      problems.push("HOOT_DATABASE_URL must be a PostgreSQL URL such as postgres://hoot:password@db.example.com:5432/hoot");
+    }
+    if (secretKey === null)
+      problems.push("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL: every node must use the same key (try: openssl rand -base64 32)");
+  }
+  return {
+    databaseUrl: url || null,
+    databasePoolSize: read.int("HOOT_DATABASE_POOL_SIZE"),
+  };
 }

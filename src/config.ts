@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { decodeBase64, type Env, parseHttpUrl, Reader, readTls, type TlsFiles } from "./config-reader.ts";
+import { decodeBase64, type Env, parseHttpUrl, Reader, readDatabaseSettings, readTls, type TlsFiles } from "./config-reader.ts";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LlmProviderName = "local" | "openai";
@@ -374,32 +374,6 @@ function readLimitSettings(read: Reader, messageBytes: number) {
     maxSafetyPoliciesPerTeam: read.int("HOOT_MAX_SAFETY_POLICIES_PER_TEAM"),
     wsMaxRunsAtOnce: read.int("HOOT_WS_MAX_RUNS_AT_ONCE"),
     wsMaxQueuedAudioChunks: read.int("HOOT_WS_MAX_QUEUED_AUDIO_CHUNKS"),
-  };
-}
-
-/**
- * HOOT_DATABASE_URL (PostgreSQL) and its pool. Every node of a deployment must share one secret key, so
- * PostgreSQL needs HOOT_SECRET_KEY: a key generated into one node's data folder would lock the others out.
- */
-function readDatabaseSettings(read: Reader, problems: string[], secretKey: string | null) {
-  const url = read.string("HOOT_DATABASE_URL");
-  if (url) {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = null;
-    }
-    // The value is never repeated: it may hold a password.
-    if (!parsed || (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") || !parsed.hostname) {
-      problems.push("HOOT_DATABASE_URL must be a PostgreSQL URL such as postgres://hoot:password@db.example.com:5432/hoot");
-    }
-    if (secretKey === null)
-      problems.push("HOOT_SECRET_KEY is required with HOOT_DATABASE_URL: every node must use the same key (try: openssl rand -base64 32)");
-  }
-  return {
-    databaseUrl: url || null,
-    databasePoolSize: read.int("HOOT_DATABASE_POOL_SIZE"),
   };
 }
 

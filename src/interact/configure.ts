@@ -14,12 +14,13 @@
 
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import type { Context, ContextValue, Engine, HistoryMessage, Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/index.ts";
+import type { Context, ContextValue, Engine, EngineLogger, HistoryMessage, Utility, UtilityPlan, UtilityRunResult, UtilitySubject } from "../engine/index.ts";
 import { fillTemplate } from "../engine/index.ts";
 import type { ErrorCode } from "../errors.ts";
 import { type ConfigurationLimits, configurationProblem } from "./config-bounds.ts";
-import { deepMerge } from "./configuration.ts";
+import { deepMerge, turnConfig } from "./configuration.ts";
 import { ConfigSchema, checkConfig, type RequestOf, type SessionConfig } from "./model.ts";
+import { errorResponse, type RequestStamp, response, type ServerMessage } from "./protocol.ts";
 import { isReference, parseReference, resolveConfiguration, type StoredFind, type StoredKind } from "./references.ts";
 import { checkUtility, firstProblem, MAX_UTILITIES, toUtility, type UtilityBody } from "./utility-schema.ts";
 
@@ -157,6 +158,40 @@ export async function runUtilities(
   const context: Context = { ...configContext(config), ...toContext(request.context), ...Object.fromEntries(bindings) };
   const result = await ports.engine.runUtilities({ definitions, names, context, subject, history, safetyPolicy: ports.safetyPolicy, signal: ports.signal });
   return { ok: true, result };
+}
+
+/** What a `run` started by a session answers through. */
+export interface RunSession extends Pick<RunPorts, "engine" | "history"> {
+  sessionId: string;
+  logger: EngineLogger;
+  send(message: ServerMessage): void;
+}
+
+/**
+ * `run` in the background (like a turn, so an interrupt is not queued behind it): its answer or its error is sent
+ * when it is done, never after the socket closed (`runs` aborts it then); a throw inside is logged and answered
+ * "internal error".
+ */
+export function startRun(
+  runs: BackgroundRuns,
+  config: SessionConfig,
+  playerId: number,
+  request: RequestOf<"run">,
+  stamp: RequestStamp,
+  session: RunSession,
+): void {
+  const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
+  runs.start(
+    async (signal) => {
+      const outcome = await runUtilities(config, request, playerId, { engine: session.engine, history: session.history, safetyPolicy, signal });
+      if (signal.aborted) return;
+      session.send(outcome.ok ? response("run", stamp, { data: outcome.result.data }) : errorResponse(stamp, outcome.error, outcome.code));
+    },
+    (error) => {
+      session.logger.error({ event: "ws_handler_error", session: session.sessionId, err: (error as Error).message }, "run failed");
+      session.send(errorResponse(stamp, "internal error", "internal"));
+    },
+  );
 }
 
 /** `run` (and `transcribe`) requests one socket may have working at once by default (HOOT_WS_MAX_RUNS_AT_ONCE). */

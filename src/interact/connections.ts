@@ -57,19 +57,15 @@ export interface Connections {
   shutdown(): Promise<void>;
 }
 
-interface Connection {
-  session: InteractSession;
-  /** Set while the socket waits to authenticate. */
-  pendingAddress: string | null;
-}
-
 /**
  * The bookkeeping for one server.
  * @example const connections = createConnections(deps, engine, { history, stored, safety })
  */
 export function createConnections(deps: InteractNeeds, engine: Engine, handed: InteractPorts): Connections {
   const { config, logger, metrics } = deps;
-  const connections = new Map<string, Connection>();
+  const connections = new Map<string, InteractSession>();
+  // The address of each socket still waiting to authenticate, by socket id (an entry only while it waits).
+  const pendingAddresses = new Map<string, string>();
   // The credential version each authenticated identity's token carries, for re-checks.
   const versions = new WeakMap<PlayerIdentity, number>();
   const pendingByAddress = new Map<string, number>();
@@ -78,10 +74,10 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
   const admitted = new Map<string, number>();
   const leases = deps.cluster?.socketLeases ?? null;
 
-  const settle = (connection: Connection): void => {
-    const address = connection.pendingAddress;
-    if (address === null) return;
-    connection.pendingAddress = null;
+  const settle = (id: string): void => {
+    const address = pendingAddresses.get(id);
+    if (address === undefined) return;
+    pendingAddresses.delete(id);
     const left = (pendingByAddress.get(address) ?? 1) - 1;
     if (left > 0) pendingByAddress.set(address, left);
     else pendingByAddress.delete(address);
@@ -146,13 +142,13 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
     sessions.add(session);
     admitted.set(session.id, playerId);
     const done = (ok: boolean): boolean => {
-      const connection = connections.get(session.id);
-      if (!ok || !connection) {
+      const open = connections.has(session.id);
+      if (!ok || !open) {
         forget(session);
         if (ok) void leases?.release(session.id);
         return false;
       }
-      settle(connection);
+      settle(session.id);
       return true;
     };
     if (!leases) return done(true);
@@ -173,7 +169,7 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
     const doomed: InteractSession[] = [];
     if (revocation.kind === "player") doomed.push(...(byPlayer.get(revocation.playerId) ?? []));
     if (revocation.kind === "service-account") {
-      for (const { session } of connections.values()) if (session.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(session);
+      for (const session of connections.values()) if (session.player?.serviceAccountId === revocation.serviceAccountId) doomed.push(session);
     }
     for (const session of doomed) void session.shutdown("credential_revoked", "the player's credential was revoked or the player was deleted");
   });
@@ -182,7 +178,7 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
   // a token use would), and close those whose player, federated id or service account is no longer current.
   deps.revocations.resubscribed(() => {
     void (async () => {
-      const sessions = [...connections.values()].map(({ session }) => session);
+      const sessions = [...connections.values()];
       let closed = 0;
       for (const session of sessions) {
         const identity = session.player;
@@ -225,25 +221,25 @@ export function createConnections(deps: InteractNeeds, engine: Engine, handed: I
       }
       pendingByAddress.set(address, (pendingByAddress.get(address) ?? 0) + 1);
       const session = new InteractSession(id, socket, sessionPorts);
-      connections.set(id, { session, pendingAddress: address });
+      connections.set(id, session);
+      pendingAddresses.set(id, address);
       metrics.wsSessions.inc();
       return session;
     },
-    get: (id) => connections.get(id)?.session,
+    get: (id) => connections.get(id),
     closed(id, code) {
-      const connection = connections.get(id);
-      if (!connection) return;
-      const { session } = connection;
+      const session = connections.get(id);
+      if (!session) return;
       logger.info({ event: "ws_closed", session: id, code, player: session.player?.playerId }, "interact socket closed");
       connections.delete(id);
-      settle(connection);
+      settle(id);
       session.closed();
       if (admitted.has(id)) void leases?.release(id);
       forget(session);
       metrics.wsSessions.dec();
     },
     async shutdown() {
-      await Promise.all([...connections.values()].map(({ session }) => session.shutdown("server_shutting_down", "the server is shutting down")));
+      await Promise.all([...connections.values()].map((session) => session.shutdown("server_shutting_down", "the server is shutting down")));
     },
   };
 }

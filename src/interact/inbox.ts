@@ -17,9 +17,9 @@ import type { SessionLimits, SessionState } from "./session-ports.ts";
 import { normaliseTimestamp, nowMicros } from "./times.ts";
 import type { RunningTurn } from "./turn.ts";
 
-/** What the inbox hands on and reports to its session. */
+/** What the inbox hands on and reports to its session (the interact session is its own owner: no closures per socket). */
 export interface InboxOwner {
-  state(): SessionState;
+  readonly state: SessionState;
   fail(code: FatalCode, error: string): void;
   /** Handles one message; `uncounted`: an add_audio chunk not yet counted as a message. */
   process(message: unknown, serverStart: number, uncounted: boolean): Promise<void>;
@@ -27,9 +27,14 @@ export interface InboxOwner {
   isAudio?(message: unknown): boolean;
 }
 
+/** One settled promise for every idle inbox (an idle socket holds no promise of its own). */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** The queue of one socket's messages and its per-minute count. */
 export class Inbox {
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = SETTLED;
+  /** Messages taken and not yet handled. */
+  private waiting = 0;
   private windowStart = Date.now();
   private windowCount = 0;
   private queuedAudio = 0;
@@ -51,7 +56,7 @@ export class Inbox {
    */
   receive(message: unknown, counted = true): Promise<void> {
     const serverStart = nowMicros();
-    const state = this.owner.state();
+    const state = this.owner.state;
     if (state === "closed") return this.queue;
     const limit = this.limits.maxMessageBytes;
     if (byteLength(message) > limit) {
@@ -63,11 +68,14 @@ export class Inbox {
     const audio = state !== "connected" && (this.owner.isAudio ?? isAudioChunk)(parsed) && this.queuedAudio < this.limits.queuedAudioChunks;
     if (!audio && counted && !this.count()) return this.queue;
     if (audio) this.queuedAudio++;
+    this.waiting++;
     this.queue = this.queue.then(async () => {
       try {
         await this.owner.process(parsed, serverStart, audio);
       } finally {
         if (audio) this.queuedAudio--;
+        // The last message handled: the socket goes back to the shared settled promise.
+        if (--this.waiting === 0) this.queue = SETTLED;
       }
     });
     return this.queue;

@@ -67,11 +67,13 @@ export class InteractSocket {
 
   constructor(
     private readonly connections: Connections,
-    private readonly address: string,
+    /** Needed only until the socket opens (the connections keep it while the socket waits to authenticate). */
+    private address: string,
   ) {}
 
   open(ws: SessionSocket): void {
     this.session = this.connections.open(this.id, ws, this.address);
+    this.address = "";
   }
 
   message(_ws: unknown, message: string | Uint8Array): void {

@@ -18,6 +18,11 @@
  *  - voice requests (voice.ts) need an authenticated socket; the buffered audio is dropped by `clear_audio`,
  *    `interrupt`, the interact that uses it, and the socket's close (player deletion closes it);
  *  - nothing thrown in here escapes: every failure becomes an error message on the socket.
+ *
+ * Memory: an idle session (authenticated and configured) holds its state, its inbox, its safety guard, its
+ * clocks' entries (timers.ts) and a shared configuration (shared-config.ts). What only some sockets use is made
+ * on first use: the ports that follow the player's data mode (the first turn, run or audio), the voice buffer and
+ * its request handlers (the first voice request), the background runs (the first `run`).
  */
 import type { ErrorCode } from "../errors.ts";
 import { interactSettings, turnConfig } from "./configuration.ts";
@@ -28,68 +33,50 @@ import {
   mergeConfiguration,
   planUtilities,
   renderPrompt,
-  runUtilities,
   setConfiguration,
+  startRun,
 } from "./configure.ts";
 import { withDataMode } from "./data-mode.ts";
 import { sessionHistory } from "./history.ts";
-import { clientNotice, Inbox, type MessageFields, notAnObject, readClientTime, readRequest, uidOf } from "./inbox.ts";
+import { clientNotice, Inbox, type InboxOwner, type MessageFields, notAnObject, readClientTime, readRequest, uidOf } from "./inbox.ts";
 import type { ClientRequest, RequestOf, SessionConfig } from "./model.ts";
 import { errorResponse, FATAL, type FatalCode, fatal, type RequestStamp, response, type ServerMessage, streamClose, streamError } from "./protocol.ts";
 import { BUILTIN_ONLY, SessionGuard } from "./safety.ts";
+import { serviceProfile, unsupported } from "./server-requests.ts";
 import type { PlayerIdentity, SessionPorts, SessionSocket, SessionState } from "./session-ports.ts";
-import { SessionTimers } from "./timers.ts";
+import { shareConfiguration } from "./shared-config.ts";
+import { SessionTimers, type TimedSession } from "./timers.ts";
 import { type RunningTurn, runTurn } from "./turn.ts";
 import { NO_RECOGNISER, SessionVoice } from "./voice.ts";
-import { addAudio, transcribe, type VoiceRequestSession } from "./voice-requests.ts";
+import { addAudio, clearAudio, isUserStillSpeaking, transcribe, type VoiceRequestSession } from "./voice-requests.ts";
 
 export { MAX_QUEUED_AUDIO, type PlayerIdentity, type SessionLimits, type SessionPorts, type SessionSocket, type SessionState } from "./session-ports.ts";
 
-export class InteractSession {
+export class InteractSession implements InboxOwner, TimedSession {
   private phase: SessionState = "connected";
   private identity: PlayerIdentity | null = null;
   private config: SessionConfig | null = null;
   private turn: RunningTurn | null = null;
+  /** The shared ports with the history and recogniser following the player's data mode (made on first use). */
+  private followed: SessionPorts | null = null;
   /** The ports a turn gets: this session's own history (made on the first turn). */
   private turnPorts: SessionPorts | null = null;
-  private readonly timers = new SessionTimers();
+  private readonly timers = new SessionTimers(this);
   private readonly inbox: Inbox;
   private readonly guard: SessionGuard;
-  private readonly runs: BackgroundRuns;
-  private readonly voice: SessionVoice;
-  /** What the voice requests (voice-requests.ts) read and answer through. */
-  private readonly voiceSession: VoiceRequestSession;
-
-  private readonly ports: SessionPorts;
+  /** `run` requests working in the background (made by the first). */
+  private runs: BackgroundRuns | null = null;
+  /** What the voice requests (voice-requests.ts) read and answer through, with the voice buffer (made by the first). */
+  private voiceSession: VoiceRequestSession | null = null;
 
   constructor(
     readonly id: string,
     private readonly socket: SessionSocket,
-    ports: SessionPorts,
+    private readonly ports: SessionPorts,
   ) {
-    // History and recogniser follow the player's data mode (consent) at every turn.
-    this.ports = ports = withDataMode(ports, () => this.identity?.playerId);
     this.guard = new SessionGuard(id, ports.safety ?? BUILTIN_ONLY, ports.logger);
-    this.runs = new BackgroundRuns(ports.limits.runsAtOnce);
-    this.voice = new SessionVoice(ports.voice ?? NO_RECOGNISER);
-    this.inbox = new Inbox(ports.limits, {
-      state: () => this.phase,
-      fail: (code, error) => this.fail(code, error),
-      process: (message, serverStart, uncounted) => this.process(message, serverStart, uncounted),
-    });
-    this.voiceSession = {
-      id,
-      voice: this.voice,
-      transcriptions: new BackgroundRuns(ports.limits.runsAtOnce),
-      logger: ports.logger,
-      isClosed: () => this.phase === "closed",
-      configured: () => this.config,
-      runningTurn: () => this.turn,
-      send: (message) => this.send(message),
-      refuse: (stream, stamp, error, code) => this.refuse(stream, stamp, error, code),
-      countMessage: () => void this.inbox.count(),
-    };
-    this.timers.startAuthDeadline(ports.limits.authTimeoutMs, () => this.fail("auth_timeout", "authenticate within the time limit after connecting"));
+    this.inbox = new Inbox(ports.limits, this);
+    this.timers.startAuthDeadline(ports.limits.authTimeoutMs);
   }
 
   get state(): SessionState {
@@ -127,10 +114,10 @@ export class InteractSession {
     this.phase = "closed";
     this.timers.clear();
     this.turn?.abort();
-    this.runs.abortAll();
-    this.voiceSession.transcriptions.abortAll();
+    this.runs?.abortAll();
+    this.voiceSession?.transcriptions.abortAll();
     // The child's voice lives no longer than the socket.
-    this.voice.close();
+    this.voiceSession?.voice.close();
   }
 
   /** Resolves once the running turn (if any) has sent its close and saved its history. */
@@ -139,7 +126,8 @@ export class InteractSession {
     await this.turn?.done;
   }
 
-  private async process(message: unknown, serverStart: number, uncounted: boolean): Promise<void> {
+  /** Handles one message the inbox took (InboxOwner: the inbox calls it in arrival order). */
+  async process(message: unknown, serverStart: number, uncounted: boolean): Promise<void> {
     if (this.phase === "closed") return;
     try {
       await this.dispatch(message, serverStart, uncounted);
@@ -192,23 +180,17 @@ export class InteractSession {
         this.send(response("get_configuration", stamp, { config: this.config ?? {} }));
         return;
       case "get_available_models":
-        this.send(response("get_available_models", stamp, { models: Object.fromEntries(this.ports.models) }));
-        return;
+        return this.send(response("get_available_models", stamp, { models: Object.fromEntries(this.ports.models) }));
       case "set_service_profile":
-        return this.onServiceProfile(request.service_profile, stamp);
+        return this.send(serviceProfile(request.service_profile, this.ports.models, stamp));
       case "add_audio":
-        return addAudio(this.voiceSession, request, stamp, uncounted);
+        return addAudio(this.voiceRequests(), request, stamp, uncounted);
       case "clear_audio":
-        // Always succeeds, also on an empty buffer: the Unity SDK sends it before every turn and ends its
-        // conversation on any error.
-        this.voice.clear();
-        this.send(response("clear_audio", stamp, {}));
-        return;
+        return this.send(clearAudio(this.voiceSession, stamp));
       case "check_turn":
-        this.send(response("check_turn", stamp, { is_user_still_speaking: this.voice.isUserStillSpeaking() }));
-        return;
+        return this.send(response("check_turn", stamp, { is_user_still_speaking: isUserStillSpeaking(this.voiceSession) }));
       case "transcribe":
-        return transcribe(this.voiceSession, request, stamp);
+        return transcribe(this.voiceRequests(), request, stamp);
       // The hosted engine's kinds that hoot does not serve.
       case "add_keywords":
       case "remove_keywords":
@@ -217,11 +199,11 @@ export class InteractSession {
       case "remove_speakers":
       case "detect_speakers":
       case "generate_image":
-        return this.unsupported(request.kind, stamp);
+        return this.send(unsupported(request.kind, stamp));
       case "interrupt": {
         const running = this.turn?.uid === request.target_uid ? this.turn : null;
         // The audio buffered so far belonged to the conversation being interrupted: it goes too.
-        this.voice.clear();
+        this.voiceSession?.voice.clear();
         if (running) await running.stop(request.at_character);
         this.send(response("interrupt", stamp, { target_uid: request.target_uid, interrupted: running !== null }));
         return;
@@ -256,14 +238,10 @@ export class InteractSession {
     }
     this.identity = player;
     if (this.phase === "connected") this.phase = "authenticated";
-    this.timers.stopAuthDeadline();
     const { closeAtTokenExpiry, clockToleranceSeconds, maxSessionMs } = this.ports.limits;
-    if (closeAtTokenExpiry) {
-      const expired = "the access token expired; re-authenticate on the socket before it does";
-      this.timers.armExpiry(player.expiresAt, clockToleranceSeconds, () => void this.shutdown("token_expired", expired));
-    }
-    const lifetime = "the session reached its longest allowed lifetime; log in and connect again";
-    this.timers.startLifetime(maxSessionMs, () => void this.shutdown("session_expired", lifetime));
+    this.timers.stopAuthDeadline();
+    if (closeAtTokenExpiry) this.timers.armExpiry(player.expiresAt, clockToleranceSeconds);
+    this.timers.startLifetime(maxSessionMs);
     this.send(response("authenticate", stamp, {}));
   }
 
@@ -291,7 +269,8 @@ export class InteractSession {
       this.send(errorResponse(stamp, problem, "invalid_configuration"));
       return;
     }
-    this.config = outcome.config;
+    // Sessions with the same configuration share one frozen copy of it.
+    this.config = shareConfiguration(outcome.config);
     this.phase = "configured";
     if (kind === "merge_configuration") this.send(response(kind, stamp, { utilities: configuredUtilities(this.config) }));
     else this.send(response(kind, stamp, {}));
@@ -299,43 +278,12 @@ export class InteractSession {
 
   /** `run` works in the background (like a turn), so an interrupt is not queued behind it. */
   private onRun(request: RequestOf<"run">, stamp: RequestStamp): void {
-    const config = this.config;
-    const identity = this.identity;
-    if (!config || !identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
-    if (!this.runs.available)
-      return this.refuse(false, stamp, `at most ${this.runs.limit} run requests may be working at once; wait for an answer`, "too_many_requests");
-    const safetyPolicy = turnConfig(config, [], config.language_code || "en").safety_policy;
-    this.runs.start(
-      async (signal) => {
-        const outcome = await runUtilities(config, request, identity.playerId, {
-          engine: this.ports.engine,
-          history: this.ports.history,
-          safetyPolicy,
-          signal,
-        });
-        if (signal.aborted) return;
-        this.send(outcome.ok ? response("run", stamp, { data: outcome.result.data }) : errorResponse(stamp, outcome.error, outcome.code));
-      },
-      (error) => {
-        this.ports.logger.error({ event: "ws_handler_error", session: this.id, err: (error as Error).message }, "run failed");
-        this.send(errorResponse(stamp, "internal error", "internal"));
-      },
-    );
-  }
-
-  private onServiceProfile(name: string, stamp: RequestStamp): void {
-    // With one model served, picking it (or "default") changes nothing; another name is refused by name.
-    if (name !== "" && name !== "default" && !this.ports.models.has(name)) {
-      const available = ["default", ...this.ports.models.keys()].join(", ");
-      this.send(errorResponse(stamp, `unknown service profile "${name}" (available: ${available})`, "unknown_service_profile"));
-      return;
-    }
-    this.send(response("set_service_profile", stamp, {}));
-  }
-
-  /** An error response naming a request kind this server does not serve (never "unknown request kind"). */
-  private unsupported(kind: string, stamp: RequestStamp): void {
-    this.send(errorResponse(stamp, `${kind} is not supported by this server`, "unsupported_request"));
+    if (!this.config || !this.identity) return this.refuse(false, stamp, "session is not configured", "not_configured");
+    const runs = (this.runs ??= new BackgroundRuns(this.ports.limits.runsAtOnce));
+    if (!runs.available) return this.refuse(false, stamp, `at most ${runs.limit} run requests may be working at once; wait for an answer`, "too_many_requests");
+    const { engine, logger } = this.ports;
+    const send = (message: ServerMessage) => this.send(message);
+    startRun(runs, this.config, this.identity.playerId, request, stamp, { engine, history: this.dataModePorts().history, logger, sessionId: this.id, send });
   }
 
   private async onInteract(request: RequestOf<"interact">, stamp: RequestStamp): Promise<void> {
@@ -357,7 +305,7 @@ export class InteractSession {
       this.refuse(true, stamp, utilities.error, "unknown_utility");
       return;
     }
-    if (spoken && !(await this.voice.hasAudio())) {
+    if (spoken && !(await this.voiceSession?.voice.hasAudio())) {
       this.refuse(true, stamp, 'there is no buffered audio: send add_audio first, or send the child\'s words as "text"', "no_audio");
       return;
     }
@@ -365,13 +313,13 @@ export class InteractSession {
     await this.turn?.stop();
     if (this.phase !== "configured") return;
     // Taken now, in arrival order: audio sent after this interact belongs to the next turn.
-    const heard = spoken ? await this.voice.snapshot(true) : null;
+    const voice = this.voiceSession?.voice;
+    const heard = spoken && voice ? await voice.snapshot(true) : null;
     if (spoken && !heard) {
       this.refuse(true, stamp, "there is no buffered audio: send add_audio first", "no_audio");
       return;
     }
-    const voice = this.voice;
-    const turn = runTurn((this.turnPorts ??= sessionHistory(this.ports)), {
+    const turn = runTurn((this.turnPorts ??= sessionHistory(this.dataModePorts())), {
       stamp,
       playerId: this.identity.playerId,
       sessionId: this.id,
@@ -381,7 +329,9 @@ export class InteractSession {
       audioOutput: settings.audioOutput,
       marks: settings.marks,
       guard: this.guard.forTurn(this.identity),
-      ...(heard ? { listen: (signal: AbortSignal) => voice.transcribe(heard, settings.languageCode, limit, signal).finally(() => heard.wav.fill(0)) } : {}),
+      ...(heard && voice
+        ? { listen: (signal: AbortSignal) => voice.transcribe(heard, settings.languageCode, limit, signal).finally(() => heard.wav.fill(0)) }
+        : {}),
       send: (message) => this.send(message),
     });
     this.turn = turn;
@@ -399,8 +349,37 @@ export class InteractSession {
     }
   }
 
-  /** The running stream ends with its close, then `{"type":"error"}` says why, then the socket closes. */
-  private fail(code: FatalCode, error: string): void {
+  /**
+   * The ports with the history and the recogniser following the player's data mode (consent) at every turn; made
+   * once per socket, on first use (its data-lite memory lives as long as the socket).
+   */
+  private dataModePorts(): SessionPorts {
+    return (this.followed ??= withDataMode(this.ports, () => this.identity?.playerId));
+  }
+
+  /** The voice requests' view of this session, with its voice buffer: made by the first voice request. */
+  private voiceRequests(): VoiceRequestSession {
+    if (this.voiceSession) return this.voiceSession;
+    const voice = new SessionVoice(this.dataModePorts().voice ?? NO_RECOGNISER);
+    // The socket may have closed while this request waited: a buffer made now is shut at once.
+    if (this.phase === "closed") voice.close();
+    this.voiceSession = {
+      id: this.id,
+      voice,
+      transcriptions: new BackgroundRuns(this.ports.limits.runsAtOnce),
+      logger: this.ports.logger,
+      isClosed: () => this.phase === "closed",
+      configured: () => this.config,
+      runningTurn: () => this.turn,
+      send: (message) => this.send(message),
+      refuse: (stream, stamp, error, code) => this.refuse(stream, stamp, error, code),
+      countMessage: () => void this.inbox.count(),
+    };
+    return this.voiceSession;
+  }
+
+  /** The running stream ends with its close, then `{"type":"error"}` says why, then the socket closes (InboxOwner). */
+  fail(code: FatalCode, error: string): void {
     if (this.phase === "closed") return;
     const closeCode = FATAL[code].close;
     this.ports.logger.info({ event: "ws_closed_by_server", session: this.id, code, closeCode }, "closing interact socket");

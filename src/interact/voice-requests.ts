@@ -1,7 +1,9 @@
 /**
  * The session's voice requests: `add_audio` (decode a chunk into the buffer; with `barge_in`, a child heard
- * speaking over a reply stops it) and `transcribe` (ask the recogniser in the background, like `run`, so an
- * interrupt is not queued behind it). The buffer itself and the recogniser are voice.ts's.
+ * speaking over a reply stops it), `transcribe` (ask the recogniser in the background, like `run`, so an
+ * interrupt is not queued behind it), `clear_audio` and `check_turn`. The buffer itself and the recogniser are
+ * voice.ts's. A session makes its VoiceRequestSession (and so its buffer) at its first voice request; before
+ * that, `clear_audio` and `check_turn` answer as for an empty buffer.
  */
 import { type EngineLogger, VoiceInputError } from "../engine/index.ts";
 import type { ErrorCode } from "../errors.ts";
@@ -79,4 +81,18 @@ export async function transcribe(session: VoiceRequestSession, request: RequestO
       session.send(errorResponse(stamp, "internal error", "internal"));
     },
   );
+}
+
+/**
+ * `clear_audio`'s answer, after dropping the buffered audio (a session that never sent audio has none). Always
+ * succeeds, also on an empty buffer: the Unity SDK sends it before every turn and ends its conversation on any error.
+ */
+export function clearAudio(session: VoiceRequestSession | null, stamp: RequestStamp): ServerMessage {
+  session?.voice.clear();
+  return response("clear_audio", stamp, {});
+}
+
+/** What `check_turn` answers: false before any audio or speech. */
+export function isUserStillSpeaking(session: VoiceRequestSession | null): boolean {
+  return session?.voice.isUserStillSpeaking() ?? false;
 }

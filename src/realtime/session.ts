@@ -72,8 +72,11 @@ export class RealtimeSession {
     model: string,
   ) {
     this.view = defaultView(newId("sess"), model, ports.voices()[0] ?? "default");
+    const phase = () => (this.phase === "closed" ? "closed" : "authenticated");
     this.inbox = new Inbox(ports.limits, {
-      state: () => (this.phase === "closed" ? "closed" : "authenticated"),
+      get state() {
+        return phase();
+      },
       fail: (code, error) => void this.interact?.shutdown(code, error),
       process: (message, _start, uncounted) => this.process(message, uncounted),
       isAudio: (message) => (message as { type?: unknown } | null)?.type === "input_audio_buffer.append",
