@@ -16,7 +16,7 @@
  * Settings: HOOT_TTS_WORKERS (default: usable cores), BENCH_SECONDS (20), BENCH_SESSIONS (fixed N, no search),
  * BENCH_TURNS (one-session turns, 40).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MPEGDecoder } from "mpg123-decoder";
@@ -174,7 +174,27 @@ function stutters(turn: Turn): boolean {
   return false;
 }
 
+/** CPU seconds used so far by each thread of process `pid`, grouped by thread name (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const tick = 100; // USER_HZ
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+      const group = /^(Bun Pool|HeapHelper|JIT|bun:)/.test(name) ? name.replace(/\s*\d+$/, "") : name;
+      out.set(group, (out.get(group) ?? 0) + seconds);
+    }
+  } catch {}
+  return out;
+}
+
 interface Attempt {
+  /** Server CPU seconds during the attempt by thread group, and the load generator's own. */
+  cpu: Map<string, number>;
+  wall: number;
   sessions: number;
   turns: number;
   stuttered: number;
@@ -187,7 +207,21 @@ interface Attempt {
 
 async function attempt(n: number): Promise<Attempt> {
   const sessions = await Promise.all(Array.from({ length: n }, () => session()));
-  const result: Attempt = { sessions: n, turns: 0, stuttered: 0, failed: 0, silent: 0, badMessages: 0, firstAudio: [], audioSeconds: 0 };
+  const cpuBefore = threadCpu(server.proc.pid);
+  const selfBefore = process.cpuUsage();
+  const wallStart = performance.now();
+  const result: Attempt = {
+    cpu: new Map(),
+    wall: 0,
+    sessions: n,
+    turns: 0,
+    stuttered: 0,
+    failed: 0,
+    silent: 0,
+    badMessages: 0,
+    firstAudio: [],
+    audioSeconds: 0,
+  };
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     sessions.map(async (s, i) => {
@@ -209,6 +243,10 @@ async function attempt(n: number): Promise<Attempt> {
       }
     }),
   );
+  result.wall = (performance.now() - wallStart) / 1000;
+  for (const [name, seconds] of threadCpu(server.proc.pid)) result.cpu.set(name, seconds - (cpuBefore.get(name) ?? 0));
+  const self = process.cpuUsage(selfBefore);
+  result.cpu.set("load generator", (self.user + self.system) / 1e6);
   for (const s of sessions) s.ws.close();
   await Bun.sleep(500);
   return result;
@@ -229,6 +267,10 @@ try {
   const run = async (n: number) => {
     const a = await attempt(n);
     tries.push(a);
+    const cpu = [...a.cpu].filter(([, s]) => s > 0.05).sort((x, y) => y[1] - x[1]);
+    console.error(
+      `  cpu ms per audio-second (wall ${a.wall.toFixed(1)} s, ${a.audioSeconds.toFixed(0)} audio s): ${cpu.map(([k, s]) => `${k} ${((s * 1000) / a.audioSeconds).toFixed(1)}`).join(", ")}`,
+    );
     console.error(
       `  ${n} sessions: ${a.turns} turns, ${a.stuttered} stuttered, ${a.failed} failed, ${a.silent} silent, first audio p50 ${percentile(a.firstAudio, 0.5).toFixed(0)} ms`,
     );
