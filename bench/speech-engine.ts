@@ -16,7 +16,7 @@
  */
 
 import { createEncoder } from "wasm-media-encoders";
-import { loadMp3Module, MP3_BITRATE_KBPS, MP3_SAMPLE_RATE, Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
+import { loadMp3Module, MP3_SAMPLE_RATE, Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
 import { prepareFlite, runFlite } from "../src/engine/tts/flite/run-flite.ts";
@@ -115,10 +115,10 @@ await runFlite(module, "Warming up.", DEFAULT_FLITE_VOICE, {});
 const single = new LocalSpeechProvider({ workers: 1 });
 const encoder = await Mp3Encoder.create();
 const lamejs = await lamejsEncoder();
-/** The MP3 path before: LAME given flite's 16 kHz and resampling it itself. */
+/** The MP3 path before: LAME given flite's 16 kHz and resampling it itself, 48 kbps CBR. */
 const lameItself = await createEncoder("audio/mpeg", await loadMp3Module());
 const lameResampling = (samples: Int16Array, rate: number) => {
-  lameItself.configure({ channels: 1, sampleRate: rate, bitrate: MP3_BITRATE_KBPS, outputSampleRate: MP3_SAMPLE_RATE });
+  lameItself.configure({ channels: 1, sampleRate: rate, bitrate: 48, outputSampleRate: MP3_SAMPLE_RATE });
   const floats = Float32Array.from(samples, (v) => v / 32768);
   for (let at = 0; at < floats.length; at += 8192) lameItself.encode([floats.subarray(at, at + 8192)]);
   return lameItself.finalize();

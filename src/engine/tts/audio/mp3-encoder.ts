@@ -1,12 +1,14 @@
 /**
- * MP3 encoding with LAME compiled to WebAssembly (`wasm-media-encoders`): MPEG-1 Layer III, 44.1 kHz, mono, CBR,
- * no CRC (every frame starts `FF FB`), no ID3 tag, no Xing/LAME tag.
+ * MP3 encoding with LAME compiled to WebAssembly (`wasm-media-encoders`): MPEG-1 Layer III, 44.1 kHz, mono, VBR
+ * (LAME's quality 6: about 45 kbps on speech), no CRC (every frame starts `FF FB`), no ID3 tag, no Xing/LAME tag.
  *
  * Why these settings: the Unity SDK finds frames by `FF FB` and plays what it decodes at a fixed 44,100 Hz, so
  * the output rate must be 44.1 kHz whatever the voice's own rate. The samples (16 kHz flite, 24 kHz OpenAI PCM)
  * are resampled to 44.1 kHz here (./resample.ts) and LAME is given 44.1 kHz: its own resampler cost about a
- * quarter of its time, ours costs a third of that, and neither adds delay. 48 kbps is plenty for speech that stops
- * at 8-12 kHz.
+ * quarter of its time, ours costs a third of that, and neither adds delay. VBR rather than 48 kbps CBR: LAME's VBR
+ * search costs about 40% less than its CBR loop, and on flite's speech it is closer to the input (about 30 dB
+ * against 25 dB signal-to-noise) in fewer bytes (about 45 kbps); frames vary in size, each still says its own
+ * (the Unity SDK reads each frame's size from its header). The decoded delay is the same (MP3_DELAY_SAMPLES).
  *
  * Why one whole stream per sentence: this LAME build keeps the bit reservoir on (it has no switch for it), so a
  * frame may carry bits of the frames after it and cannot be decoded without the ones before. A fresh stream
@@ -20,7 +22,8 @@ import { compileOnce } from "../wasm-module.ts";
 import { Resampler } from "./resample.ts";
 
 export const MP3_SAMPLE_RATE = 44100;
-export const MP3_BITRATE_KBPS = 48;
+/** LAME's VBR quality (0 best .. 9 smallest). */
+export const MP3_VBR_QUALITY = 6;
 /** Input samples fed to LAME per step (about 0.5 s at 16 kHz), so cancellation is noticed quickly. */
 const STEP_SAMPLES = 8192;
 
@@ -47,7 +50,7 @@ export class Mp3Encoder {
    * @example const stream = encoder.start(16000); stream.write(samples); const mp3 = stream.end()
    */
   start(inputRate: number): Mp3Stream {
-    this.lame.configure({ channels: 1, sampleRate: MP3_SAMPLE_RATE, bitrate: MP3_BITRATE_KBPS, outputSampleRate: MP3_SAMPLE_RATE });
+    this.lame.configure({ channels: 1, sampleRate: MP3_SAMPLE_RATE, vbrQuality: MP3_VBR_QUALITY, outputSampleRate: MP3_SAMPLE_RATE });
     return new Mp3Stream(this.lame, inputRate === MP3_SAMPLE_RATE ? null : new Resampler(inputRate, MP3_SAMPLE_RATE));
   }
 
