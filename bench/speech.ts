@@ -13,6 +13,8 @@
  * The load generator runs on the same 2 cores as the server (a real machine would not share them), so the
  * figures are a floor; measured while other work runs on the machine they are noisy.
  * Goals (issue 18): >= 50 sessions; first audio p50 <= 300 ms, p99 <= 1.5 s under that load; p50 <= 40 ms alone.
+ * Beside each attempt: the server's CPU per second of audio it made, by thread (Linux /proc), and the load
+ * generator's own.
  * Settings: HOOT_TTS_WORKERS (default: usable cores), BENCH_SECONDS (20), BENCH_SESSIONS (fixed N, no search),
  * BENCH_TURNS (one-session turns, 40).
  */
@@ -332,7 +334,8 @@ try {
       "bad msgs": t.badMessages,
       "first audio p50": percentile(t.firstAudio, 0.5),
       p99: percentile(t.firstAudio, 0.99),
-      "audio s / wall s": t.audioSeconds / SECONDS,
+      "audio s / wall s": t.audioSeconds / t.wall,
+      "server CPU ms / audio s": ([...t.cpu].filter(([name]) => name !== "load generator").reduce((sum, [, s]) => sum + s, 0) * 1000) / t.audioSeconds,
     })),
   );
 } finally {
