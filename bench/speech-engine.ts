@@ -10,6 +10,8 @@
  *    through one worker for mp3 and pcm16.
  * 1b. The cost of speech marks (subtitles and visemes): the same sentences through the same worker with and
  *    without marks, interleaved, in this run; and the marks' own work on this thread beside flite's.
+ * 1c. Where a second of audio goes in CPU time on this thread, the path before beside now: a fresh flite instance
+ *    against the reused one, flite, LAME resampling at 48 kbps CBR against our resampler + LAME VBR.
  * 2. Time to first chunk for a turn's first short clause on an idle pool: p50 / p99.
  * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
  *    pool is kept full (seconds of audio produced per wall-clock second).
@@ -240,6 +242,47 @@ console.log(
   `Marks' own work on this thread (alignment, visemes, slicing): ${alone.marks.toFixed(2)} ms for ${alone.flite.toFixed(0)} ms of flite (${((100 * alone.marks) / alone.flite).toFixed(2)}%)\n`,
 );
 await single.close();
+
+// 1c. Where a second of audio goes, in CPU time on this thread (other work on the machine barely moves it):
+// the path before (a fresh flite instance per sentence; LAME resampling, 48 kbps CBR) beside now, interleaved.
+{
+  const cpuMs = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
+  const parts = { fresh: 0, reused: 0, flite: 0, mp3: 0, before: 0 };
+  let seconds = 0;
+  const host = await prepareFlite(module);
+  for (let round = 0; round < 8; round++) {
+    for (const text of SENTENCES) {
+      let at = cpuMs();
+      await prepareFlite(module);
+      parts.fresh += cpuMs() - at;
+      at = cpuMs();
+      const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {}, host);
+      parts.flite += cpuMs() - at;
+      at = cpuMs();
+      host.reset();
+      parts.reused += cpuMs() - at;
+      at = cpuMs();
+      encoder.encode(pcm.samples, pcm.sampleRate, () => false);
+      parts.mp3 += cpuMs() - at;
+      at = cpuMs();
+      lameResampling(pcm.samples, pcm.sampleRate);
+      parts.before += cpuMs() - at;
+      seconds += pcm.samples.length / pcm.sampleRate;
+    }
+  }
+  const per = (ms: number) => ms / seconds;
+  console.log(`CPU ms per second of audio (${SENTENCES.length} sentences × 8, ${seconds.toFixed(0)} audio s)\n`);
+  table([
+    ["part", "before", "now"],
+    ["flite instance (fresh / reused)", per(parts.fresh), per(parts.reused)],
+    ["flite", per(parts.flite), per(parts.flite)],
+    ["resample + LAME", per(parts.before), per(parts.mp3)],
+    ["total", per(parts.fresh + parts.flite + parts.before), per(parts.reused + parts.flite + parts.mp3)],
+  ]);
+}
 
 // 2. Time to first chunk on an idle pool.
 const pool = new LocalSpeechProvider({ workers });
