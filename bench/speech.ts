@@ -15,6 +15,7 @@
  * Goals (issue 18): >= 50 sessions; first audio p50 <= 300 ms, p99 <= 1.5 s under that load; p50 <= 40 ms alone.
  * Beside each attempt: the server's CPU per second of audio it made, by thread (Linux /proc), and the load
  * generator's own.
+ * BENCH_SERVER_CPUS pins the server to those cores with `taskset` (then HOOT_TTS_WORKERS defaults to their count).
  * Settings: HOOT_TTS_WORKERS (default: usable cores), BENCH_SECONDS (20), BENCH_SESSIONS (fixed N, no search),
  * BENCH_TURNS (one-session turns, 40).
  */
@@ -24,10 +25,10 @@ import { join } from "node:path";
 import { MPEGDecoder } from "mpg123-decoder";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 import { LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
-import { spawnServer } from "../test/helpers/process.ts";
+import { MAIN, spawnServer } from "../test/helpers/process.ts";
 import { percentile, printTable } from "./load.ts";
 
-const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? usableCores());
+const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? (process.env.BENCH_SERVER_CPUS ? cpuCount(process.env.BENCH_SERVER_CPUS) : usableCores()));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const FIXED_SESSIONS = process.env.BENCH_SESSIONS ? Number(process.env.BENCH_SESSIONS) : null;
 const FIRST_AUDIO_TURNS = Number(process.env.BENCH_TURNS ?? 40);
@@ -49,6 +50,14 @@ const PROMPTS = [
   "Tell me a story about the sea",
 ];
 
+/** How many cores a taskset list names ("0", "0,1", "0-3"). */
+function cpuCount(list: string): number {
+  return list.split(",").reduce((sum, part) => {
+    const [from, to] = part.split("-").map(Number);
+    return sum + (to === undefined ? 1 : to - from + 1);
+  }, 0);
+}
+
 const mp3Seconds = (bytes: Uint8Array) => splitFrames(bytes).reduce((s, f) => s + f.header.samples / f.header.sampleRate, 0);
 const mainDataBegin = (bytes: Uint8Array) => (bytes[4]! << 1) | (bytes[5]! >> 7);
 
@@ -69,15 +78,21 @@ const rtf = synthMs / 1000 / audioS;
 
 // 2 and 3 against a real server.
 const dir = mkdtempSync(join(tmpdir(), "hoot-bench-speech-"));
-const server = await spawnServer(dir, {
-  HOOT_LOG_LEVEL: "warn",
-  HOOT_LOCAL_TOKENS_PER_SECOND: "0",
-  HOOT_TTS_WORKERS: String(WORKERS),
-  HOOT_WS_MAX_SOCKETS_PER_PLAYER: "10000",
-  HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "100000",
-  HOOT_WS_MESSAGES_PER_MINUTE: "100000",
-  HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
-});
+// BENCH_SERVER_CPUS=0 pins the server to core 0 (run the benchmark itself with `taskset -c 1`): the issue's setup.
+const serverCpus = process.env.BENCH_SERVER_CPUS;
+const server = await spawnServer(
+  dir,
+  {
+    HOOT_LOG_LEVEL: "warn",
+    HOOT_LOCAL_TOKENS_PER_SECOND: "0",
+    HOOT_TTS_WORKERS: String(WORKERS),
+    HOOT_WS_MAX_SOCKETS_PER_PLAYER: "10000",
+    HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "100000",
+    HOOT_WS_MESSAGES_PER_MINUTE: "100000",
+    HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
+  },
+  serverCpus ? ["taskset", "-c", serverCpus, process.execPath, MAIN] : undefined,
+);
 type Msg = Record<string, any>;
 const wsUrl = `${server.url.replace(/^http/, "ws")}/interact`;
 const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8"));
@@ -310,7 +325,7 @@ try {
 
   const best = tries.filter((t) => t.sessions === good).at(-1);
   console.log(
-    `\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores (load generator on the same cores), 44.1 kHz MP3, ${SECONDS} s per attempt\n`,
+    `\nhoot speech benchmark: ${WORKERS} workers, ${serverCpus ? `server on core(s) ${serverCpus} (taskset), load generator where it was started` : `${navigator.hardwareConcurrency} cores (load generator on the same cores)`}, 44.1 kHz MP3, ${SECONDS} s per attempt\n`,
   );
   printTable([
     { measure: "engine real-time factor (synthesis + encoding / audio, 1 worker)", value: rtf, goal: "" },
