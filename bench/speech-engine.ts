@@ -4,19 +4,24 @@
  * Run: `npx bun bench/speech-engine.ts [ttfc-iterations]`.
  *
  * 1. Real-time factor (synthesis time / audio duration) per typical sentence: flite alone on this thread,
- *    the LAME encoder alone on this thread (wasm-media-encoders, 44.1 kHz), the pure-JS lamejs it replaced
- *    for comparison when it is installed, then the whole path through one worker for mp3 and pcm16.
+ *    a fresh flite instance (one per sentence, before) and putting the last one back as new (now), the MP3 path alone on this thread (our resampler to 44.1 kHz +
+ *    LAME, as hoot encodes), LAME resampling by itself (the path before: 16 kHz in, LAME's own resampler) as the
+ *    baseline in the same run, the pure-JS lamejs for comparison when it is installed, then the whole path
+ *    through one worker for mp3 and pcm16.
  * 1b. The cost of speech marks (subtitles and visemes): the same sentences through the same worker with and
  *    without marks, interleaved, in this run; and the marks' own work on this thread beside flite's.
+ * 1c. Where a second of audio goes in CPU time on this thread, the path before beside now: a fresh flite instance
+ *    against the reused one, flite, LAME resampling at 48 kbps CBR against our resampler + LAME VBR.
  * 2. Time to first chunk for a turn's first short clause on an idle pool: p50 / p99.
  * 3. The raw concurrent limit: workers / RTF real-time streams, next to the measured throughput when the
  *    pool is kept full (seconds of audio produced per wall-clock second).
  */
 
-import { Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
+import { createEncoder } from "wasm-media-encoders";
+import { loadMp3Module, MP3_SAMPLE_RATE, Mp3Encoder } from "../src/engine/tts/audio/mp3-encoder.ts";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 import { normalizeForFlite } from "../src/engine/tts/flite/normalize-text.ts";
-import { runFlite } from "../src/engine/tts/flite/run-flite.ts";
+import { prepareFlite, runFlite } from "../src/engine/tts/flite/run-flite.ts";
 import { DEFAULT_FLITE_VOICE } from "../src/engine/tts/flite/voices.ts";
 import { loadFliteModule } from "../src/engine/tts/flite/wasm.ts";
 import { type AudioChunk, LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
@@ -112,21 +117,52 @@ await runFlite(module, "Warming up.", DEFAULT_FLITE_VOICE, {});
 const single = new LocalSpeechProvider({ workers: 1 });
 const encoder = await Mp3Encoder.create();
 const lamejs = await lamejsEncoder();
+/** The MP3 path before: LAME given flite's 16 kHz and resampling it itself, 48 kbps CBR. */
+const lameItself = await createEncoder("audio/mpeg", await loadMp3Module());
+const lameResampling = (samples: Int16Array, rate: number) => {
+  lameItself.configure({ channels: 1, sampleRate: rate, bitrate: 48, outputSampleRate: MP3_SAMPLE_RATE });
+  const floats = Float32Array.from(samples, (v) => v / 32768);
+  for (let at = 0; at < floats.length; at += 8192) lameItself.encode([floats.subarray(at, at + 8192)]);
+  return lameItself.finalize();
+};
 await single.ready();
-const rows: (string | number)[][] = [["sentence", "audio s", "flite RTF", "LAME RTF", "lamejs RTF", "mp3 RTF", "pcm16 RTF"]];
-const totals = { audio: 0, flite: 0, lame: 0, lamejs: 0, mp3: 0, pcm: 0 };
+const rows: (string | number)[][] = [
+  ["sentence", "audio s", "flite RTF", "fresh instance", "reused instance", "MP3 RTF", "before RTF", "lamejs RTF", "mp3 RTF", "pcm16 RTF"],
+];
+const totals = { audio: 0, flite: 0, instance: 0, reuse: 0, lame: 0, before: 0, lamejs: 0, mp3: 0, pcm: 0 };
 for (const text of SENTENCES) {
   const started = performance.now();
   const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {});
   const fliteMs = performance.now() - started;
   const seconds = pcm.samples.length / pcm.sampleRate;
-  const lameMs = timed(() => encoder.encode(pcm.samples, pcm.sampleRate, () => false));
+  // A fresh instance for the next sentence (the path before), against the last one put back as new (now).
+  let instanceMs = Infinity;
+  let reuseMs = Infinity;
+  for (let rep = 0; rep < 3; rep++) {
+    let at = performance.now();
+    const host = await prepareFlite(module);
+    instanceMs = Math.min(instanceMs, performance.now() - at);
+    await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {}, host);
+    at = performance.now();
+    host.reset();
+    reuseMs = Math.min(reuseMs, performance.now() - at);
+  }
+  // Interleaved, so that both sides see the same machine.
+  let lameMs = 0;
+  let beforeMs = 0;
+  for (let rep = 0; rep < 3; rep++) {
+    lameMs += timed(() => encoder.encode(pcm.samples, pcm.sampleRate, () => false)) / 3;
+    beforeMs += timed(() => lameResampling(pcm.samples, pcm.sampleRate)) / 3;
+  }
   const lamejsMs = lamejs ? timed(() => lamejs(pcm.samples)) : Number.NaN;
   const mp3 = await speak(single, text, "mp3");
   const raw = await speak(single, text, "pcm16");
   totals.audio += seconds;
   totals.flite += fliteMs / 1000;
+  totals.instance += instanceMs / 1000;
+  totals.reuse += reuseMs / 1000;
   totals.lame += lameMs / 1000;
+  totals.before += beforeMs / 1000;
   totals.lamejs += lamejsMs / 1000;
   totals.mp3 += mp3.totalMs / 1000;
   totals.pcm += raw.totalMs / 1000;
@@ -135,7 +171,10 @@ for (const text of SENTENCES) {
     label,
     seconds,
     fliteMs / 1000 / seconds,
+    instanceMs / 1000 / seconds,
+    reuseMs / 1000 / seconds,
     lameMs / 1000 / seconds,
+    beforeMs / 1000 / seconds,
     lamejsMs / 1000 / seconds,
     mp3.totalMs / 1000 / seconds,
     raw.totalMs / 1000 / seconds,
@@ -145,7 +184,10 @@ rows.push([
   "all sentences",
   totals.audio,
   totals.flite / totals.audio,
+  totals.instance / totals.audio,
+  totals.reuse / totals.audio,
   totals.lame / totals.audio,
+  totals.before / totals.audio,
   totals.lamejs / totals.audio,
   totals.mp3 / totals.audio,
   totals.pcm / totals.audio,
@@ -200,6 +242,47 @@ console.log(
   `Marks' own work on this thread (alignment, visemes, slicing): ${alone.marks.toFixed(2)} ms for ${alone.flite.toFixed(0)} ms of flite (${((100 * alone.marks) / alone.flite).toFixed(2)}%)\n`,
 );
 await single.close();
+
+// 1c. Where a second of audio goes, in CPU time on this thread (other work on the machine barely moves it):
+// the path before (a fresh flite instance per sentence; LAME resampling, 48 kbps CBR) beside now, interleaved.
+{
+  const cpuMs = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
+  const parts = { fresh: 0, reused: 0, flite: 0, mp3: 0, before: 0 };
+  let seconds = 0;
+  const host = await prepareFlite(module);
+  for (let round = 0; round < 8; round++) {
+    for (const text of SENTENCES) {
+      let at = cpuMs();
+      await prepareFlite(module);
+      parts.fresh += cpuMs() - at;
+      at = cpuMs();
+      const pcm = await runFlite(module, normalizeForFlite(text), DEFAULT_FLITE_VOICE, {}, host);
+      parts.flite += cpuMs() - at;
+      at = cpuMs();
+      host.reset();
+      parts.reused += cpuMs() - at;
+      at = cpuMs();
+      encoder.encode(pcm.samples, pcm.sampleRate, () => false);
+      parts.mp3 += cpuMs() - at;
+      at = cpuMs();
+      lameResampling(pcm.samples, pcm.sampleRate);
+      parts.before += cpuMs() - at;
+      seconds += pcm.samples.length / pcm.sampleRate;
+    }
+  }
+  const per = (ms: number) => ms / seconds;
+  console.log(`CPU ms per second of audio (${SENTENCES.length} sentences × 8, ${seconds.toFixed(0)} audio s)\n`);
+  table([
+    ["part", "before", "now"],
+    ["flite instance (fresh / reused)", per(parts.fresh), per(parts.reused)],
+    ["flite", per(parts.flite), per(parts.flite)],
+    ["resample + LAME", per(parts.before), per(parts.mp3)],
+    ["total", per(parts.fresh + parts.flite + parts.before), per(parts.reused + parts.flite + parts.mp3)],
+  ]);
+}
 
 // 2. Time to first chunk on an idle pool.
 const pool = new LocalSpeechProvider({ workers });

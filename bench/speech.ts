@@ -13,19 +13,22 @@
  * The load generator runs on the same 2 cores as the server (a real machine would not share them), so the
  * figures are a floor; measured while other work runs on the machine they are noisy.
  * Goals (issue 18): >= 50 sessions; first audio p50 <= 300 ms, p99 <= 1.5 s under that load; p50 <= 40 ms alone.
+ * Beside each attempt: the server's CPU per second of audio it made, by thread (Linux /proc), and the load
+ * generator's own.
+ * BENCH_SERVER_CPUS pins the server to those cores with `taskset` (then HOOT_TTS_WORKERS defaults to their count).
  * Settings: HOOT_TTS_WORKERS (default: usable cores), BENCH_SECONDS (20), BENCH_SESSIONS (fixed N, no search),
  * BENCH_TURNS (one-session turns, 40).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MPEGDecoder } from "mpg123-decoder";
 import { splitFrames } from "../src/engine/tts/audio/mp3-frames.ts";
 import { LocalSpeechProvider, usableCores } from "../src/engine/tts/index.ts";
-import { spawnServer } from "../test/helpers/process.ts";
+import { MAIN, spawnServer } from "../test/helpers/process.ts";
 import { percentile, printTable } from "./load.ts";
 
-const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? usableCores());
+const WORKERS = Number(process.env.HOOT_TTS_WORKERS ?? (process.env.BENCH_SERVER_CPUS ? cpuCount(process.env.BENCH_SERVER_CPUS) : usableCores()));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const FIXED_SESSIONS = process.env.BENCH_SESSIONS ? Number(process.env.BENCH_SESSIONS) : null;
 const FIRST_AUDIO_TURNS = Number(process.env.BENCH_TURNS ?? 40);
@@ -47,6 +50,14 @@ const PROMPTS = [
   "Tell me a story about the sea",
 ];
 
+/** How many cores a taskset list names ("0", "0,1", "0-3"). */
+function cpuCount(list: string): number {
+  return list.split(",").reduce((sum, part) => {
+    const [from, to] = part.split("-").map(Number);
+    return sum + (to === undefined ? 1 : to - from + 1);
+  }, 0);
+}
+
 const mp3Seconds = (bytes: Uint8Array) => splitFrames(bytes).reduce((s, f) => s + f.header.samples / f.header.sampleRate, 0);
 const mainDataBegin = (bytes: Uint8Array) => (bytes[4]! << 1) | (bytes[5]! >> 7);
 
@@ -67,15 +78,21 @@ const rtf = synthMs / 1000 / audioS;
 
 // 2 and 3 against a real server.
 const dir = mkdtempSync(join(tmpdir(), "hoot-bench-speech-"));
-const server = await spawnServer(dir, {
-  HOOT_LOG_LEVEL: "warn",
-  HOOT_LOCAL_TOKENS_PER_SECOND: "0",
-  HOOT_TTS_WORKERS: String(WORKERS),
-  HOOT_WS_MAX_SOCKETS_PER_PLAYER: "10000",
-  HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "100000",
-  HOOT_WS_MESSAGES_PER_MINUTE: "100000",
-  HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
-});
+// BENCH_SERVER_CPUS=0 pins the server to core 0 (run the benchmark itself with `taskset -c 1`): the issue's setup.
+const serverCpus = process.env.BENCH_SERVER_CPUS;
+const server = await spawnServer(
+  dir,
+  {
+    HOOT_LOG_LEVEL: "warn",
+    HOOT_LOCAL_TOKENS_PER_SECOND: "0",
+    HOOT_TTS_WORKERS: String(WORKERS),
+    HOOT_WS_MAX_SOCKETS_PER_PLAYER: "10000",
+    HOOT_WS_MAX_UNAUTHENTICATED_PER_ADDRESS: "100000",
+    HOOT_WS_MESSAGES_PER_MINUTE: "100000",
+    HOOT_LOGIN_FAILURES_PER_MINUTE: "100000",
+  },
+  serverCpus ? ["taskset", "-c", serverCpus, process.execPath, MAIN] : undefined,
+);
 type Msg = Record<string, any>;
 const wsUrl = `${server.url.replace(/^http/, "ws")}/interact`;
 const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8"));
@@ -174,7 +191,27 @@ function stutters(turn: Turn): boolean {
   return false;
 }
 
+/** CPU seconds used so far by each thread of process `pid`, grouped by thread name (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const tick = 100; // USER_HZ
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+      const group = /^(Bun Pool|HeapHelper|JIT|bun:)/.test(name) ? name.replace(/\s*\d+$/, "") : name;
+      out.set(group, (out.get(group) ?? 0) + seconds);
+    }
+  } catch {}
+  return out;
+}
+
 interface Attempt {
+  /** Server CPU seconds during the attempt by thread group, and the load generator's own. */
+  cpu: Map<string, number>;
+  wall: number;
   sessions: number;
   turns: number;
   stuttered: number;
@@ -187,7 +224,21 @@ interface Attempt {
 
 async function attempt(n: number): Promise<Attempt> {
   const sessions = await Promise.all(Array.from({ length: n }, () => session()));
-  const result: Attempt = { sessions: n, turns: 0, stuttered: 0, failed: 0, silent: 0, badMessages: 0, firstAudio: [], audioSeconds: 0 };
+  const cpuBefore = threadCpu(server.proc.pid);
+  const selfBefore = process.cpuUsage();
+  const wallStart = performance.now();
+  const result: Attempt = {
+    cpu: new Map(),
+    wall: 0,
+    sessions: n,
+    turns: 0,
+    stuttered: 0,
+    failed: 0,
+    silent: 0,
+    badMessages: 0,
+    firstAudio: [],
+    audioSeconds: 0,
+  };
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     sessions.map(async (s, i) => {
@@ -209,6 +260,10 @@ async function attempt(n: number): Promise<Attempt> {
       }
     }),
   );
+  result.wall = (performance.now() - wallStart) / 1000;
+  for (const [name, seconds] of threadCpu(server.proc.pid)) result.cpu.set(name, seconds - (cpuBefore.get(name) ?? 0));
+  const self = process.cpuUsage(selfBefore);
+  result.cpu.set("load generator", (self.user + self.system) / 1e6);
   for (const s of sessions) s.ws.close();
   await Bun.sleep(500);
   return result;
@@ -229,6 +284,10 @@ try {
   const run = async (n: number) => {
     const a = await attempt(n);
     tries.push(a);
+    const cpu = [...a.cpu].filter(([, s]) => s > 0.05).sort((x, y) => y[1] - x[1]);
+    console.error(
+      `  cpu ms per audio-second (wall ${a.wall.toFixed(1)} s, ${a.audioSeconds.toFixed(0)} audio s): ${cpu.map(([k, s]) => `${k} ${((s * 1000) / a.audioSeconds).toFixed(1)}`).join(", ")}`,
+    );
     console.error(
       `  ${n} sessions: ${a.turns} turns, ${a.stuttered} stuttered, ${a.failed} failed, ${a.silent} silent, first audio p50 ${percentile(a.firstAudio, 0.5).toFixed(0)} ms`,
     );
@@ -266,7 +325,7 @@ try {
 
   const best = tries.filter((t) => t.sessions === good).at(-1);
   console.log(
-    `\nhoot speech benchmark: ${WORKERS} workers, ${navigator.hardwareConcurrency} cores (load generator on the same cores), 44.1 kHz MP3, ${SECONDS} s per attempt\n`,
+    `\nhoot speech benchmark: ${WORKERS} workers, ${serverCpus ? `server on core(s) ${serverCpus} (taskset), load generator where it was started` : `${navigator.hardwareConcurrency} cores (load generator on the same cores)`}, 44.1 kHz MP3, ${SECONDS} s per attempt\n`,
   );
   printTable([
     { measure: "engine real-time factor (synthesis + encoding / audio, 1 worker)", value: rtf, goal: "" },
@@ -290,7 +349,8 @@ try {
       "bad msgs": t.badMessages,
       "first audio p50": percentile(t.firstAudio, 0.5),
       p99: percentile(t.firstAudio, 0.99),
-      "audio s / wall s": t.audioSeconds / SECONDS,
+      "audio s / wall s": t.audioSeconds / t.wall,
+      "server CPU ms / audio s": ([...t.cpu].filter(([name]) => name !== "load generator").reduce((sum, [, s]) => sum + s, 0) * 1000) / t.audioSeconds,
     })),
   );
 } finally {

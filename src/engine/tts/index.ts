@@ -11,7 +11,7 @@ import { silentLogger, type TtsLogger } from "./logger.ts";
 import { OpenAiSpeechProvider } from "./openai-provider.ts";
 import type { TtsObserver, TtsProvider } from "./types.ts";
 
-export { MP3_BITRATE_KBPS, MP3_SAMPLE_RATE } from "./audio/mp3-encoder.ts";
+export { MP3_SAMPLE_RATE, MP3_VBR_QUALITY } from "./audio/mp3-encoder.ts";
 export { PCM_CHUNK_MS } from "./audio/pcm-chunks.ts";
 export { DEFAULT_FLITE_VOICE, FLITE_VOICES } from "./flite/voices.ts";
 export { type LocalSpeechOptions, LocalSpeechProvider, type LocalSpeechStats, usableCores } from "./local-provider.ts";

@@ -2,7 +2,7 @@
  * The offline speech provider: flite (WebAssembly) in a pool of Bun workers. Audio never leaves the machine
  * and nothing is downloaded: the wasm files are embedded in the executable.
  *
- * Formats: `mp3` is MPEG-1 Layer III, 44.1 kHz, mono, 48 kbps CBR, no CRC; each sentence is one MP3 stream
+ * Formats: `mp3` is MPEG-1 Layer III, 44.1 kHz, mono, VBR (about 45 kbps), no CRC; each sentence is one MP3 stream
  * delivered as one chunk, mime type `audio/mpeg`. `pcm16` is little-endian signed 16-bit mono at 16 kHz
  * (flite's own rate), chunks of 200 ms (6,400 bytes), mime type `audio/pcm`.
  *

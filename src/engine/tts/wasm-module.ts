@@ -5,15 +5,16 @@
  */
 
 /**
- * A loader that compiles the wasm file at `path` on first call and returns the same module afterwards.
- * @example export const loadFliteModule = compileOnce(wasmPath)
+ * A loader that compiles the wasm file at `path` (its bytes passed through `transform`, if given) on first call
+ * and returns the same module afterwards.
+ * @example export const loadFliteModule = compileOnce(wasmPath, exportStackPointer)
  */
-export function compileOnce(path: string): () => Promise<WebAssembly.Module> {
+export function compileOnce(path: string, transform: (bytes: Uint8Array) => Uint8Array = (bytes) => bytes): () => Promise<WebAssembly.Module> {
   let compiled: Promise<WebAssembly.Module> | null = null;
   return () => {
     compiled ??= Bun.file(path)
       .arrayBuffer()
-      .then((bytes) => WebAssembly.compile(bytes));
+      .then((bytes) => WebAssembly.compile(transform(new Uint8Array(bytes)) as Uint8Array<ArrayBuffer>));
     return compiled;
   };
 }

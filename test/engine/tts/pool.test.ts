@@ -172,6 +172,23 @@ describe("FlitePool scheduling", () => {
     expect(waits[1]).toBeGreaterThanOrEqual(500);
   });
 
+  it("under load, keeps sentences needed later queued until shortly before they must start; alone, starts at once", async () => {
+    const workers = await start(FAKE, { leadMs: 1000 });
+    // Alone (no more jobs queued than workers), a sentence needed in a minute is made now.
+    await collect(workers.submit(job("alone", { due: performance.now() + 60_000 }), never()));
+    const blocker = collect(workers.submit(job("slow:200"), never()));
+    const later = [1, 2].map((k) => caught(collect(workers.submit(job(`later ${k}`, { due: performance.now() + 60_000 }), never()))));
+    const now = collect(workers.submit(job("now"), never()));
+    await Promise.all([blocker, now]);
+    // Two sentences are queued for one worker: the ones needed in a minute wait, and a new one needed now goes first.
+    expect(workers.queued).toBe(2);
+    await collect(workers.submit(job("next turn"), never()));
+    expect(workers.queued).toBe(2);
+    expect(workers.lagMs()).toBe(0);
+    await workers.close();
+    for (const error of await Promise.all(later)) expect(String(error)).toContain("speech engine is closed");
+  });
+
   it("gives a turn's first sentence a moment before the queue counts as late", async () => {
     const workers = await start(FAKE);
     const blocker = collect(workers.submit(job("slow:600"), never()));

@@ -20,6 +20,12 @@ export class MemoryFile {
     this.length = Math.max(this.length, end);
   }
 
+  /** Empties the file (its buffer is kept for the next writes). */
+  clear(): void {
+    this.length = 0;
+    this.position = 0;
+  }
+
   /** A copy of the bytes written so far. */
   contents(): Uint8Array {
     return this.bytes.slice(0, this.length);

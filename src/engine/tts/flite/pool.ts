@@ -8,6 +8,12 @@
  * - a free worker takes the queued job that must start first to be ready when its audio is needed: its need
  *   (its turn timeline's, see ../schedule.ts, else its `due`, else the time it was submitted) minus the work it
  *   is expected to take, so a long sentence starts ahead of a short one needed at the same moment;
+ * - under load (more jobs queued than there are workers) no job starts more than `leadMs` before it must
+ *   start: a turn's later sentences wait until shortly before the child will need them instead of being made
+ *   as fast as possible. Otherwise a client that asks for its next turn as soon as the last audio arrived
+ *   (before it played) would take every free moment of the workers, the queue would stay full, every turn would
+ *   run at the edge of its deadlines, and the sentences of a turn the child interrupts would be made for
+ *   nothing. With a short queue, work starts at once (a lone session gets its whole reply quickly);
  * - deadlines count work, not queueing: `jobTimeoutMs` starts when a worker takes the job. A worker that is
  *   still on one sentence past it is stuck (a sentence takes well under a second): its job fails (retryable)
  *   and the worker is replaced;
@@ -51,6 +57,8 @@ export interface PoolOptions {
   respawnCostMs?: number;
   /** ...if it has not come back within this. */
   cancelGraceMs?: number;
+  /** Under load, how long before it must start a job may start (default 1500 ms). */
+  leadMs?: number;
   logger: TtsLogger;
   observer?: TtsObserver;
   /** Each job's work and audio, for the capacity estimate. */
@@ -87,6 +95,8 @@ export class FlitePool {
   private failedStarts = 0;
   private nextId = 1;
   private stopped: TtsError | null = null;
+  /** Wakes dispatch when the first job held back under load may start. */
+  private wake: Timer | null = null;
 
   /** The workers are spawned when `start` resolves (the provider passes "after this tick", tests pass now). */
   constructor(
@@ -163,19 +173,33 @@ export class FlitePool {
     return job.due ?? job.submittedAt;
   }
 
-  /** The queued job that must start first (ties: the one queued first). */
+  /**
+   * The queued job that must start first (ties: the one queued first); under load, none when even that one
+   * need not start within `leadMs` (a timer then wakes dispatch when it may).
+   */
   private takeMostUrgent(): Job | undefined {
     let best = -1;
-    let bestNeed = Infinity;
+    let bestStart = Infinity;
     for (let i = 0; i < this.queue.length; i++) {
       const job = this.queue[i];
-      const need = this.needOf(job) - (job.expectedMs ?? 0);
-      if (need < bestNeed) {
+      const start = this.needOf(job) - (job.expectedMs ?? 0);
+      if (start < bestStart) {
         best = i;
-        bestNeed = need;
+        bestStart = start;
       }
     }
-    return best < 0 ? undefined : this.queue.splice(best, 1)[0];
+    if (best < 0) return undefined;
+    const early = bestStart - (this.options.leadMs ?? 1500) - performance.now();
+    if (early > 0 && this.queue.length > this.options.size) {
+      if (this.wake) clearTimeout(this.wake);
+      this.wake = setTimeout(() => {
+        this.wake = null;
+        this.dispatch();
+      }, Math.ceil(early));
+      this.wake.unref?.();
+      return undefined;
+    }
+    return this.queue.splice(best, 1)[0];
   }
 
   private dispatch(): void {
@@ -301,6 +325,7 @@ export class FlitePool {
     if (this.stopped) return;
     this.stopped = error;
     if (unexpected) this.options.logger.error({ reason: error.message }, "tts engine unavailable");
+    if (this.wake) clearTimeout(this.wake);
     for (const job of this.queue.splice(0)) this.settle(job, error);
     for (const slot of this.slots) {
       const job = this.running.get(slot);

@@ -9,6 +9,7 @@
  */
 
 import { MemoryFile } from "./memory-file.ts";
+import { STACK_POINTER_EXPORT } from "./stack-pointer.ts";
 
 const ERRNO_SUCCESS = 0;
 const ERRNO_BADF = 8;
@@ -43,6 +44,11 @@ export class MemoryWasi {
 
   private args: string[] = [];
   private instance: WebAssembly.Instance | null = null;
+  /**
+   * For reuse (reset()): the instance's memory and stack pointer as they were after instantiation. Null when
+   * the module does not export its stack pointer (./stack-pointer.ts), and after a run that failed.
+   */
+  private pristine: { instance: WebAssembly.Instance; memory: Uint8Array; stackPointer: number } | null = null;
 
   constructor(args: string[] = []) {
     this.args = args;
@@ -71,7 +77,50 @@ export class MemoryWasi {
    * @example const host = new MemoryWasi(); await host.instantiate(module); host.start(["flite", "-t", "hi"])
    */
   async instantiate(module: WebAssembly.Module): Promise<void> {
-    this.instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: this.imports() });
+    const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: this.imports() });
+    this.instance = instance;
+    const stackPointer = instance.exports[STACK_POINTER_EXPORT];
+    const memory = instance.exports.memory;
+    if (stackPointer instanceof WebAssembly.Global && memory instanceof WebAssembly.Memory) {
+      this.pristine = { instance, memory: new Uint8Array(memory.buffer).slice(), stackPointer: stackPointer.value as number };
+    }
+  }
+
+  /** Bytes of linear memory the reusable instance holds (0 when there is none). */
+  memoryBytes(): number {
+    const memory = this.pristine?.instance.exports.memory;
+    return memory instanceof WebAssembly.Memory ? memory.buffer.byteLength : 0;
+  }
+
+  /**
+   * Makes the instance ready for another start(), as if fresh: its memory and stack pointer put back as they
+   * were after instantiation (memory it grew since is zeroed), no files, empty stdout and stderr. False when
+   * that cannot be done (the module was not prepared for it, the last run failed, or its memory grew past
+   * `maxBytes`, which a fresh instance gives back): instantiate anew then.
+   * @example if (!host.reset()) host = await prepareFlite(module)
+   */
+  reset(maxBytes = 64 * 1024 * 1024): boolean {
+    if (this.instance) return true; // not run yet: still fresh
+    const pristine = this.pristine;
+    const memory = pristine?.instance.exports.memory as WebAssembly.Memory | undefined;
+    if (!pristine || !memory || memory.buffer.byteLength > maxBytes) {
+      this.pristine = null;
+      return false;
+    }
+    const bytes = new Uint8Array(memory.buffer);
+    bytes.set(pristine.memory);
+    bytes.fill(0, pristine.memory.length);
+    (pristine.instance.exports[STACK_POINTER_EXPORT] as WebAssembly.Global).value = pristine.stackPointer;
+    this.files.clear();
+    this.fds.clear();
+    this.fds.set(1, { kind: "stdio", sink: this.stdout });
+    this.fds.set(2, { kind: "stdio", sink: this.stderr });
+    this.fds.set(PREOPEN_FD, { kind: "dir" });
+    this.nextFd = PREOPEN_FD + 1;
+    this.stdout.clear();
+    this.stderr.clear();
+    this.instance = pristine.instance;
+    return true;
   }
 
   /** Runs the instantiated module's `_start` with `args` as its command line; returns the exit code. */
@@ -81,16 +130,22 @@ export class MemoryWasi {
     this.instance = null;
     this.args = args;
     this.memory = instance.exports.memory as WebAssembly.Memory;
+    let code = 0;
     try {
       (instance.exports._start as () => void)();
-      return 0;
     } catch (error) {
-      if (error instanceof WasiExit) return error.code;
-      throw error;
+      if (!(error instanceof WasiExit)) {
+        this.pristine = null;
+        throw error;
+      }
+      code = error.code;
     } finally {
-      // Drop the instance's memory (tens of MB) as soon as the run is over.
+      // Drop the instance's memory (tens of MB) as soon as the run is over, unless reset() may reuse it.
       this.memory = null;
     }
+    // Only a clean run is reused: anything else gets a fresh instance.
+    if (code !== 0) this.pristine = null;
+    return code;
   }
 
   // The memory buffer is re-read on every call because memory.grow detaches the old one.
