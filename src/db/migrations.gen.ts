@@ -10,6 +10,7 @@ import m6 from "../../drizzle/0006_stored_configs.sql" with { type: "text" };
 import m7 from "../../drizzle/0007_cluster.sql" with { type: "text" };
 import m8 from "../../drizzle/0008_swift_wraith.sql" with { type: "text" };
 import m9 from "../../drizzle/0009_consent_audit.sql" with { type: "text" };
+import m10 from "../../drizzle/0010_players_team_index.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320038681, breakpoints: true, sql: m0 },
@@ -22,4 +23,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0007_cluster", when: 1795476214632, breakpoints: true, sql: m7 },
   { tag: "0008_swift_wraith", when: 1795731665516, breakpoints: true, sql: m8 },
   { tag: "0009_consent_audit", when: 1795741474743, breakpoints: true, sql: m9 },
+  { tag: "0010_players_team_index", when: 1795745575393, breakpoints: true, sql: m10 },
 ];

@@ -78,7 +78,7 @@ export const players = sqliteTable(
     /** When `consent` last changed (ms), null while it never has. */
     consentUpdatedAt: integer("consent_updated_at", { mode: "number" }),
   },
-  (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId)],
+  (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId), index("players_team").on(table.teamId, table.id)],
 );
 
 /** A player's remembered conversation; deleted with the player and purged after the retention period. */

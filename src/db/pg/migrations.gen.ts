@@ -5,6 +5,7 @@ import m1 from "../../../drizzle-pg/0001_safety_and_stored_configs.sql" with { t
 import m2 from "../../../drizzle-pg/0002_cluster.sql" with { type: "text" };
 import m3 from "../../../drizzle-pg/0003_flaky_jigsaw.sql" with { type: "text" };
 import m4 from "../../../drizzle-pg/0004_consent_audit.sql" with { type: "text" };
+import m5 from "../../../drizzle-pg/0005_players_team_index.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795467394564, breakpoints: true, sql: m0 },
@@ -12,4 +13,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0002_cluster", when: 1795476215327, breakpoints: true, sql: m2 },
   { tag: "0003_flaky_jigsaw", when: 1795731665919, breakpoints: true, sql: m3 },
   { tag: "0004_consent_audit", when: 1795741475072, breakpoints: true, sql: m4 },
+  { tag: "0005_players_team_index", when: 1795745575709, breakpoints: true, sql: m5 },
 ];

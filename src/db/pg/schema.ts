@@ -89,7 +89,7 @@ export const players = pgTable(
       .default("none"),
     consentUpdatedAt: millis("consent_updated_at"),
   },
-  (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId)],
+  (table) => [uniqueIndex("players_team_external").on(table.teamId, table.externalId), index("players_team").on(table.teamId, table.id)],
 );
 
 export const conversationMessages = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "players_team" ON "players" USING btree ("team_id","id");

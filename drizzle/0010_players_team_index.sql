@@ -1,0 +1,1 @@
+CREATE INDEX `players_team` ON `players` (`team_id`,`id`);
