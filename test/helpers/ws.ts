@@ -7,13 +7,17 @@ export type Msg = Record<string, any>;
 // Bun's WebSocket also takes upgrade headers; the DOM typing, which is loaded too, only knows protocols.
 const BunWebSocket = WebSocket as unknown as new (url: string, options: import("bun").WebSocketOptions) => WebSocket;
 
-export class WsProbe {
+/**
+ * A websocket whose JSON messages are queued: a test waits for the next one that matches, skipping others, and
+ * sees how the socket closed. The /interact probe below and the /v1/realtime probe (test/realtime/helpers) build on it.
+ */
+export class QueuedSocket {
   readonly messages: Msg[] = [];
   private cursor = 0;
   private wake: (() => void) | null = null;
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  private constructor(readonly ws: WebSocket) {
+  protected constructor(readonly ws: WebSocket) {
     ws.onmessage = (e) => {
       this.messages.push(JSON.parse(String(e.data)));
       this.wake?.();
@@ -26,11 +30,10 @@ export class WsProbe {
     });
   }
 
-  /** Connects to `${httpUrl}/interact`, with `headers` on the upgrade request (as native clients send them). */
-  static async open(httpUrl: string, headers?: Record<string, string>): Promise<WsProbe> {
-    const url = `${httpUrl.replace(/^http/, "ws")}/interact`;
-    const ws = headers ? new BunWebSocket(url, { headers }) : new WebSocket(url);
-    const probe = new WsProbe(ws);
+  /** Opens `url` (with Bun's upgrade `options`: headers, protocols) and resolves once it is open. */
+  protected static async connect<T extends QueuedSocket>(make: (ws: WebSocket) => T, url: string, options?: import("bun").WebSocketOptions): Promise<T> {
+    const ws = options ? new BunWebSocket(url, options) : new WebSocket(url);
+    const probe = make(ws);
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error("websocket failed to open"));
@@ -40,6 +43,11 @@ export class WsProbe {
 
   send(message: Msg | string): void {
     this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+
+  /** How many messages have been taken by `next` so far. */
+  protected get taken(): number {
+    return this.cursor;
   }
 
   /** The next message (after those already taken) matching `match`, skipping others; throws after `ms`. */
@@ -52,7 +60,7 @@ export class WsProbe {
       }
       if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed while waiting; got ${JSON.stringify(this.messages.slice(-3))}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting; last messages ${JSON.stringify(this.messages.slice(-3))}`);
+      if (left <= 0) throw new Error(`timed out waiting; last messages ${JSON.stringify(this.messages.slice(-3)).slice(0, 2000)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.wake = () => {
@@ -62,6 +70,17 @@ export class WsProbe {
       });
       this.wake = null;
     }
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export class WsProbe extends QueuedSocket {
+  /** Connects to `${httpUrl}/interact`, with `headers` on the upgrade request (as native clients send them). */
+  static async open(httpUrl: string, headers?: Record<string, string>): Promise<WsProbe> {
+    return QueuedSocket.connect((ws) => new WsProbe(ws), `${httpUrl.replace(/^http/, "ws")}/interact`, headers ? { headers } : undefined);
   }
 
   /** Sends a request and waits for the response (or error response) with its uid. */
@@ -87,10 +106,6 @@ export class WsProbe {
       if (m.type === "stream" && m.kind === "close") return events;
       if (m.type === "response") return events;
     }
-  }
-
-  close(): void {
-    this.ws.close();
   }
 }
 
