@@ -9,6 +9,27 @@ import type { WrkTarget } from "./wrk.ts";
 
 export const PEER_DIR = join(import.meta.dir, "peers/fastify");
 
+/**
+ * Creates `count` players (external ids `${prefix}-0`, ...) on the server at `url` with the dev bootstrap's keys in
+ * `credentialsFile`, and logs each in: their player tokens.
+ * @example const tokens = await playerTokens(server.url, join(dir, "data/dev-credentials.json"), 100)
+ */
+export async function playerTokens(url: string, credentialsFile: string, count: number, prefix = "bench"): Promise<string[]> {
+  const creds = JSON.parse(readFileSync(credentialsFile, "utf8")) as { developer_api_key: string; service_account_api_key: string };
+  const json = { "content-type": "application/json" };
+  const post = async (path: string, body: unknown, token?: string) =>
+    (await (
+      await fetch(`${url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })
+    ).json()) as Record<string, unknown>;
+  const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const player = await post("/api/players", { external_id: `${prefix}-${i}` }, devToken);
+    tokens.push(String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token));
+  }
+  return tokens;
+}
+
 export interface ApiTargets {
   get: WrkTarget;
   loginDeveloper: WrkTarget;

@@ -23,9 +23,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { playerTokens } from "./api-targets.ts";
 import { type Latencies, type LoadConfig, summarize } from "./interact-load.ts";
 import { printTable } from "./load.ts";
 import { cpuPlan, machineLines, ms, pinned, pinSelf } from "./machine.ts";
+import { median } from "./wrk.ts";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
@@ -71,7 +73,7 @@ try {
   const echoCommand = pinned(plan.server, [process.execPath, "--preload", GC_HOOK, echoFile]);
   const echoEnv = { BENCH_GC_ACK: hootEnv.BENCH_GC_ACK };
   let server = await start(hootCommand, hootEnv);
-  const tokens = await playerTokens(server.url, PLAYERS);
+  const tokens = await playerTokens(server.url, join(dir, "data/dev-credentials.json"), PLAYERS);
   const wsUrl = (s: Server) => `${s.url.replace(/^http/, "ws")}/interact`;
   const echoServer = await start(echoCommand, echoEnv);
   const echoUrl = echoServer.url.replace(/^http/, "ws");
@@ -210,12 +212,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 async function start(command: string[], env: Record<string, string>, hoot = command.includes(MAIN)): Promise<Server> {
   const sub = join(dir, `server-${running.size}-${Date.now()}`);
   mkdirSync(sub);
@@ -230,23 +226,6 @@ async function stop(s: Server): Promise<void> {
   if (!running.delete(s)) return;
   s.proc.kill("SIGTERM");
   await s.proc.exited;
-}
-
-/** Creates `count` players through the HTTP API and logs each in: their player tokens. */
-async function playerTokens(url: string, count: number): Promise<string[]> {
-  const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
-  const json = { "content-type": "application/json" };
-  const post = async (path: string, body: unknown, token?: string) =>
-    (await (
-      await fetch(`${url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })
-    ).json()) as Record<string, unknown>;
-  const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
-  const tokens: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const player = await post("/api/players", { external_id: `bench-${i}` }, devToken);
-    tokens.push(String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token));
-  }
-  return tokens;
 }
 
 /** Runs the load generator once in its own pinned process and returns its result line. */

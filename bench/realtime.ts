@@ -14,9 +14,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { playerTokens } from "./api-targets.ts";
 import { type Latencies, summarize } from "./interact-load.ts";
 import { printTable } from "./load.ts";
 import { cpuPlan, machineLines, ms, pinned, pinSelf } from "./machine.ts";
+import { median } from "./wrk.ts";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 100);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
@@ -40,7 +42,7 @@ const env = {
 const PROFILE = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`, "--cpu-prof-interval=250"] : [];
 const server = await spawnServer(dir, env, pinned(plan.server, [process.execPath, ...PROFILE, MAIN]));
 try {
-  const tokens = await playerTokens(server.url, PLAYERS);
+  const tokens = await playerTokens(server.url, join(dir, "data/dev-credentials.json"), PLAYERS);
   const ws = server.url.replace(/^http/, "ws");
   const pooled = {
     interact: [] as number[],
@@ -121,29 +123,6 @@ try {
   server.proc.kill("SIGTERM");
   await server.proc.exited;
   rmSync(dir, { recursive: true, force: true });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Creates `count` players through the HTTP API with the dev bootstrap's keys, and logs each in. */
-async function playerTokens(url: string, count: number): Promise<string[]> {
-  const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
-  const json = { "content-type": "application/json" };
-  const post = async (path: string, body: unknown, token?: string) =>
-    (await (
-      await fetch(`${url}${path}`, { method: "POST", headers: token ? { ...json, authorization: `Bearer ${token}` } : json, body: JSON.stringify(body) })
-    ).json()) as Record<string, unknown>;
-  const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
-  const tokens: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const player = await post("/api/players", { external_id: `bench-${i}` }, devToken);
-    tokens.push(String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token));
-  }
-  return tokens;
 }
 
 /** Runs one load generator in its own pinned process; its result line. */

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer } from "../test/helpers/process.ts";
+import { playerTokens } from "./api-targets.ts";
 import { cpuPlan, machineLines, pinned, pinSelf } from "./machine.ts";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
@@ -37,21 +38,7 @@ const cpuMs = (pid: number) => {
 
 const server = await spawnServer(dir, env, pinned(plan.server, [process.execPath, ...PROFILE, MAIN]));
 try {
-  const creds = JSON.parse(readFileSync(join(dir, "data/dev-credentials.json"), "utf8")) as { developer_api_key: string; service_account_api_key: string };
-  const post = async (path: string, body: unknown, token?: string) =>
-    (await (
-      await fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      })
-    ).json()) as Record<string, unknown>;
-  const devToken = String((await post("/api/auth/login", { api_key: creds.developer_api_key })).access_token);
-  const tokens: string[] = [];
-  for (let i = 0; i < SESSIONS; i++) {
-    const player = await post("/api/players", { external_id: `cpu-${i}` }, devToken);
-    tokens.push(String((await post("/api/auth/login", { api_key: creds.service_account_api_key, federated_id: player.federated_id })).access_token));
-  }
+  const tokens = await playerTokens(server.url, join(dir, "data/dev-credentials.json"), SESSIONS, "cpu");
   // Let the deferred start-up work (safety warm-up, workers) finish before measuring.
   await Bun.sleep(3000);
   const url = `${server.url.replace(/^http/, "ws")}/interact`;

@@ -27,6 +27,7 @@ import { chunks, fixture, mp3Bytes, pcm16Bytes, resampled, speech, wavBytes } fr
 import { startFakeOpenAi } from "../test/helpers/fake-openai.ts";
 import { spawnServer } from "../test/helpers/process.ts";
 import { openSession, type WsProbe } from "../test/helpers/ws.ts";
+import { median } from "./wrk.ts";
 
 const settings = { maxSeconds: 600, maxBytes: 256 << 20, silenceMs: 700, vadMode: 3 };
 const ROUNDS = 20;
@@ -225,12 +226,6 @@ async function benchReplyLatency(audioSeconds: number): Promise<Record<string, s
     await stt.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const original = await speech();
